@@ -1,0 +1,7 @@
+//! mutiny: mutation testing for Rust that lives inside the editor.
+//!
+//! The engine is a library: the CLI (`main.rs`) and, later, the language
+//! server call it. See docs/ARCHITECTURE.md for the map.
+
+pub mod mutate;
+pub mod position;

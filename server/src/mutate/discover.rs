@@ -1,0 +1,482 @@
+//! Walks a file's syntax tree and collects mutants, module declarations and
+//! warnings. Pre-order, so mutants come in source order.
+
+use std::sync::Arc;
+
+use ra_ap_syntax::ast::{self, HasAttrs, HasName};
+use ra_ap_syntax::{AstNode, AstToken, NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use regex::Regex;
+
+use super::attrs;
+use super::operators;
+use super::pretty;
+use super::stub;
+use super::{
+    Edition, FileMutants, Function, GenerateOptions, Genre, ModuleName, ModuleRef, Mutant,
+    SourceFile, Warning,
+};
+use crate::position::SourceIndex;
+
+pub fn discover(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> FileMutants {
+    let parse = ra_ap_syntax::SourceFile::parse(&source_file.code, ra_edition(source_file.edition));
+    let index = SourceIndex::new(&source_file.code);
+    let mut out = FileMutants::default();
+    let error_ranges: Vec<TextRange> = parse.errors().iter().map(|e| e.range()).collect();
+    for error in parse.errors() {
+        let at = index.line_column(u32::from(error.range().start()) as usize);
+        out.warnings.push(Warning {
+            path: source_file.path.clone(),
+            line: at.line,
+            column: at.column,
+            message: format!(
+                "syntax error: {error}; functions containing errors yield no mutants"
+            ),
+        });
+    }
+    let mut walker = Walker {
+        source_file,
+        index,
+        options,
+        error_ranges,
+        namespace: Vec::new(),
+        functions: Vec::new(),
+        modules: Vec::new(),
+        exclude_res: Vec::new(),
+        out,
+    };
+    walker.visit(parse.tree().syntax());
+    walker.out
+}
+
+pub fn render_expression(text: &str) -> Result<String, String> {
+    let wrapped = format!("fn f() {{ {text} }}");
+    let parse = ra_ap_syntax::SourceFile::parse(&wrapped, ra_ap_syntax::Edition::CURRENT);
+    if let Some(error) = parse.errors().first() {
+        return Err(error.to_string());
+    }
+    let tail = parse
+        .tree()
+        .syntax()
+        .descendants()
+        .find_map(ast::Fn::cast)
+        .and_then(|function| function.body()?.stmt_list())
+        .filter(|list| list.statements().next().is_none())
+        .and_then(|list| list.tail_expr())
+        .ok_or_else(|| "not a single expression".to_owned())?;
+    Ok(pretty::node(tail.syntax()))
+}
+
+fn ra_edition(edition: Edition) -> ra_ap_syntax::Edition {
+    match edition {
+        Edition::E2015 => ra_ap_syntax::Edition::Edition2015,
+        Edition::E2018 => ra_ap_syntax::Edition::Edition2018,
+        Edition::E2021 => ra_ap_syntax::Edition::Edition2021,
+        Edition::E2024 => ra_ap_syntax::Edition::Edition2024,
+    }
+}
+
+struct Walker<'a> {
+    source_file: &'a Arc<SourceFile>,
+    index: SourceIndex,
+    options: &'a GenerateOptions,
+    error_ranges: Vec<TextRange>,
+    /// Modules, types, traits and functions around the current node.
+    namespace: Vec<String>,
+    functions: Vec<Arc<Function>>,
+    /// Inline modules around the current node, for `mod x;` paths.
+    modules: Vec<ModuleName>,
+    /// Patterns from `#[mutants::exclude_re]` on enclosing items.
+    exclude_res: Vec<Regex>,
+    out: FileMutants,
+}
+
+impl Walker<'_> {
+    fn visit(&mut self, node: &SyntaxNode) {
+        if matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::ERROR) {
+            return;
+        }
+        let mut pushed_res = 0;
+        if let Some(owner) = ast::AnyHasAttrs::cast(node.clone()) {
+            let verdict = attrs::examine(owner.attrs());
+            if verdict.skip {
+                return;
+            }
+            for pattern in verdict.exclude_res {
+                match Regex::new(&pattern) {
+                    Ok(regex) => {
+                        self.exclude_res.push(regex);
+                        pushed_res += 1;
+                    }
+                    Err(err) => self.warn(node, format!("invalid mutants::exclude_re: {err}")),
+                }
+            }
+        }
+        self.visit_kind(node);
+        self.exclude_res.truncate(self.exclude_res.len() - pushed_res);
+    }
+
+    fn visit_children(&mut self, node: &SyntaxNode) {
+        for child in node.children() {
+            self.visit(&child);
+        }
+    }
+
+    fn visit_kind(&mut self, node: &SyntaxNode) {
+        let node = node.clone();
+        match node.kind() {
+            SyntaxKind::FN => self.visit_fn(&cast(node)),
+            SyntaxKind::IMPL => self.visit_impl(&cast(node)),
+            SyntaxKind::TRAIT => self.visit_trait(&cast(node)),
+            SyntaxKind::MODULE => self.visit_module(&cast(node)),
+            SyntaxKind::BIN_EXPR => self.visit_binary(&cast(node)),
+            SyntaxKind::PREFIX_EXPR => self.visit_prefix(&cast(node)),
+            SyntaxKind::MATCH_EXPR => self.visit_match(&cast(node)),
+            SyntaxKind::RECORD_EXPR => self.visit_record(&cast(node)),
+            SyntaxKind::CONST | SyntaxKind::STATIC if self.has_error(&node) => (),
+            _ if self.is_skipped_call(&node) => (),
+            _ => self.visit_children(&node),
+        }
+    }
+
+    fn visit_fn(&mut self, function: &ast::Fn) {
+        if function.unsafe_token().is_some() || self.has_error(function.syntax()) {
+            return;
+        }
+        let Some(name) = function.name() else { return };
+        let Some(body) = function.body() else { return };
+        let Some(stmt_list) = body.stmt_list() else { return };
+        let statements: Vec<SyntaxNode> = stmt_list
+            .statements()
+            .map(|s| s.syntax().clone())
+            .chain(stmt_list.tail_expr().map(|e| e.syntax().clone()))
+            .collect();
+        let (Some(first), Some(last)) = (statements.first(), statements.last()) else {
+            return; // An empty body has nothing to replace.
+        };
+        let is_associated = function
+            .syntax()
+            .parent()
+            .is_some_and(|parent| parent.kind() == SyntaxKind::ASSOC_ITEM_LIST);
+        if is_associated && name.text() == "new" {
+            return; // Constructors rarely have a good alternative value.
+        }
+        self.namespace.push(name.text().to_string());
+        let range = trimmed_range(function.syntax());
+        let return_type = function
+            .ret_type()
+            .map(|ret| pretty::node(ret.syntax()))
+            .unwrap_or_default();
+        let entered = Arc::new(Function {
+            function_name: self.namespace.join("::"),
+            return_type,
+            span: self.span(range),
+        });
+        self.functions.push(Arc::clone(&entered));
+
+        let body_range = TextRange::new(
+            trimmed_range(first).start(),
+            trimmed_range(last).end(),
+        );
+        let body_text = pretty::tokens(
+            stmt_list
+                .syntax()
+                .descendants_with_tokens()
+                .filter_map(NodeOrToken::into_token)
+                .filter(|token| body_range.contains_range(token.text_range())),
+        );
+        let ret_type = function.ret_type().and_then(|ret| ret.ty());
+        for stub in stub::return_type_stubs(ret_type.as_ref(), &self.options.error_values) {
+            if stub != body_text {
+                let description = format!(
+                    "replace {}{}{} with {stub}",
+                    entered.function_name,
+                    if entered.return_type.is_empty() { "" } else { " " },
+                    entered.return_type
+                );
+                self.push(body_range, stub, Genre::FnValue, description);
+            }
+        }
+        self.visit(body.syntax());
+        self.functions.pop();
+        self.namespace.pop();
+    }
+
+    fn visit_impl(&mut self, imp: &ast::Impl) {
+        let self_ty = imp
+            .self_ty()
+            .map(|ty| pretty::node(ty.syntax()))
+            .unwrap_or_default();
+        let name = match imp.trait_() {
+            Some(trait_ty) => {
+                let trait_name = pretty::node(trait_ty.syntax());
+                if trait_name.rsplit("::").next() == Some("Default") {
+                    return; // There is rarely another good default.
+                }
+                format!("<impl {trait_name} for {self_ty}>")
+            }
+            None => self_ty,
+        };
+        self.in_namespace(name, |walker| walker.visit_children(imp.syntax()));
+    }
+
+    fn visit_trait(&mut self, tr: &ast::Trait) {
+        let name = tr.name().map(|n| n.text().to_string()).unwrap_or_default();
+        self.in_namespace(name, |walker| walker.visit_children(tr.syntax()));
+    }
+
+    fn visit_module(&mut self, module: &ast::Module) {
+        let Some(name) = module.name() else { return };
+        let name = name.text().trim_start_matches("r#").to_owned();
+        let module_name = ModuleName {
+            name: name.clone(),
+            path_attribute: path_attribute(module),
+            span: self.span(trimmed_range(module.syntax())),
+        };
+        self.modules.push(module_name);
+        if module.item_list().is_none() {
+            self.out.module_refs.push(ModuleRef {
+                parts: self.modules.clone(),
+            });
+        }
+        self.in_namespace(name, |walker| walker.visit_children(module.syntax()));
+        self.modules.pop();
+    }
+
+    fn visit_binary(&mut self, bin: &ast::BinExpr) {
+        if let Some(op) = bin.op_token() {
+            for replacement in operators::binary_replacements(op.text()) {
+                let description = format!("replace {} with {replacement}", op.text());
+                self.push_at_token(&op, replacement, Genre::BinaryOperator, description);
+            }
+        }
+        self.visit_children(bin.syntax());
+    }
+
+    fn visit_prefix(&mut self, prefix: &ast::PrefixExpr) {
+        if let Some(op) = prefix.op_token() {
+            if operators::unary_is_deleted(op.text()) {
+                let description = format!("delete {}", op.text());
+                self.push_at_token(&op, "", Genre::UnaryOperator, description);
+            }
+        }
+        self.visit_children(prefix.syntax());
+    }
+
+    fn visit_match(&mut self, m: &ast::MatchExpr) {
+        let arms: Vec<ast::MatchArm> = m
+            .match_arm_list()
+            .map(|list| list.arms().collect())
+            .unwrap_or_default();
+        let is_wild = |arm: &ast::MatchArm| matches!(arm.pat(), Some(ast::Pat::WildcardPat(_)));
+        // Deleting an arm is viable only when a catch-all takes over; a guarded
+        // arm is covered by the guard mutants instead.
+        if arms.iter().any(is_wild) {
+            for arm in arms.iter().filter(|a| !is_wild(a) && a.guard().is_none()) {
+                let pattern = arm.pat().map(|p| pretty::node(p.syntax())).unwrap_or_default();
+                let description = format!("delete match arm {}", squash_lines(&pattern));
+                self.push(trimmed_range(arm.syntax()), "".into(), Genre::MatchArm, description);
+            }
+        }
+        for guard in arms.iter().filter_map(ast::MatchArm::guard) {
+            let Some(condition) = guard.syntax().children().find_map(ast::Expr::cast) else {
+                continue;
+            };
+            let range = trimmed_range(condition.syntax());
+            let original = squash_lines(&self.source_file.code[text_range(range)]);
+            for value in ["true", "false"] {
+                let description = format!("replace match guard {original} with {value}");
+                self.push(range, value.into(), Genre::MatchArmGuard, description);
+            }
+        }
+        self.visit_children(m.syntax());
+    }
+
+    fn visit_record(&mut self, record: &ast::RecordExpr) {
+        if let Some(fields) = record
+            .record_expr_field_list()
+            .filter(|list| list.spread().is_some())
+        {
+            let struct_name = record
+                .path()
+                .map(|p| pretty::node(p.syntax()))
+                .unwrap_or_default();
+            for field in fields.fields() {
+                let Some(field_name) = field.field_name() else { continue };
+                let field_name = field_name.text().to_string();
+                if field_name.starts_with(|c: char| c.is_ascii_digit()) {
+                    continue; // Tuple-struct fields by number.
+                }
+                let mut range = trimmed_range(field.syntax());
+                if let Some(comma) = next_token(field.syntax()).filter(|t| t.kind() == SyntaxKind::COMMA) {
+                    range = range.cover(comma.text_range());
+                }
+                let description =
+                    format!("delete field {field_name} from struct {struct_name} expression");
+                self.push(range, String::new(), Genre::StructField, description);
+            }
+        }
+        self.visit_children(record.syntax());
+    }
+
+    /// Calls named in `skip_calls`, like `Vec::with_capacity(n)`: nothing inside is mutated.
+    fn is_skipped_call(&self, node: &SyntaxNode) -> bool {
+        let name = if let Some(call) = ast::CallExpr::cast(node.clone()) {
+            match call.expr() {
+                Some(ast::Expr::PathExpr(path)) => path
+                    .path()
+                    .and_then(|p| p.segment())
+                    .and_then(|s| s.name_ref())
+                    .map(|n| n.text().to_string()),
+                _ => None,
+            }
+        } else if let Some(call) = ast::MethodCallExpr::cast(node.clone()) {
+            call.name_ref().map(|n| n.text().to_string())
+        } else {
+            None
+        };
+        name.is_some_and(|name| self.options.skip_calls.contains(&name))
+    }
+
+    fn in_namespace(&mut self, name: String, f: impl FnOnce(&mut Self)) {
+        self.namespace.push(name);
+        f(self);
+        self.namespace.pop();
+    }
+
+    fn has_error(&self, node: &SyntaxNode) -> bool {
+        let range = node.text_range();
+        self.error_ranges
+            .iter()
+            .any(|error| range.contains_range(*error) || range.contains(error.start()))
+    }
+
+    fn span(&self, range: TextRange) -> crate::position::Span {
+        let range = text_range(range);
+        self.index.span(range.start, range.end)
+    }
+
+    fn warn(&mut self, node: &SyntaxNode, message: String) {
+        let at = self.span(trimmed_range(node)).start;
+        self.out.warnings.push(Warning {
+            path: self.source_file.path.clone(),
+            line: at.line,
+            column: at.column,
+            message,
+        });
+    }
+
+    fn push_at_token(&mut self, token: &SyntaxToken, replacement: &str, genre: Genre, description: String) {
+        self.push(token.text_range(), replacement.to_owned(), genre, description);
+    }
+
+    fn push(&mut self, range: TextRange, replacement: String, genre: Genre, description: String) {
+        let function = self.functions.last().cloned();
+        let description = match (&function, genre) {
+            (Some(function), genre) if genre != Genre::FnValue => {
+                format!("{description} in {}", function.function_name)
+            }
+            _ => description,
+        };
+        let span = self.span(range);
+        let name = format!(
+            "{}:{}:{}: {}",
+            self.source_file.path, span.start.line, span.start.column, description
+        );
+        if self.exclude_res.iter().any(|re| re.is_match(&name)) {
+            return;
+        }
+        self.out.mutants.push(Mutant {
+            name,
+            source_file: Arc::clone(self.source_file),
+            function,
+            span,
+            range: text_range(range),
+            replacement,
+            genre,
+            description,
+        });
+    }
+}
+
+fn cast<N: AstNode>(node: SyntaxNode) -> N {
+    N::cast(node).expect("the node kind was checked")
+}
+
+fn text_range(range: TextRange) -> std::ops::Range<usize> {
+    u32::from(range.start()) as usize..u32::from(range.end()) as usize
+}
+
+/// Whitespace and plain comments are not part of what a node spans; doc
+/// comments are, as they are attributes.
+fn is_insignificant(token: &SyntaxToken) -> bool {
+    match token.kind() {
+        SyntaxKind::WHITESPACE => true,
+        SyntaxKind::COMMENT => !ast::Comment::cast(token.clone()).is_some_and(|c| c.is_doc()),
+        _ => false,
+    }
+}
+
+fn trimmed_range(node: &SyntaxNode) -> TextRange {
+    let mut tokens = node
+        .descendants_with_tokens()
+        .filter_map(NodeOrToken::into_token)
+        .filter(|token| !is_insignificant(token));
+    let Some(first) = tokens.next() else {
+        return node.text_range();
+    };
+    let last = tokens.last().unwrap_or_else(|| first.clone());
+    TextRange::new(first.text_range().start(), last.text_range().end())
+}
+
+/// The next significant token after a node.
+fn next_token(node: &SyntaxNode) -> Option<SyntaxToken> {
+    let mut token = node.last_token()?.next_token();
+    while let Some(t) = token {
+        if !t.kind().is_trivia() {
+            return Some(t);
+        }
+        token = t.next_token();
+    }
+    None
+}
+
+fn path_attribute(module: &ast::Module) -> Option<String> {
+    module.attrs().find_map(|attr| match attr.meta()? {
+        ast::Meta::KeyValueMeta(kv) if kv.path()?.syntax().text() == "path" => {
+            match kv.expr()? {
+                ast::Expr::Literal(literal) => match literal.kind() {
+                    ast::LiteralKind::String(s) => s.value().ok().map(|v| v.into_owned()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}
+
+/// Folds a multi-line snippet into one line, as names need.
+fn squash_lines(text: &str) -> String {
+    if !text.contains('\n') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut in_indent = false;
+    for c in text.chars() {
+        match c {
+            ' ' | '\t' | '\n' | '\r' if in_indent => (),
+            '\n' => {
+                if !out.ends_with(' ') {
+                    out.push(' ');
+                }
+                in_indent = true;
+            }
+            '\r' => (),
+            c => {
+                in_indent = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}

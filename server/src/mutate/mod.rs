@@ -1,0 +1,197 @@
+//! Mutant generation: source text in, mutants out. Pure: no IO, no processes.
+//!
+//! The interface to `ra_ap_syntax` is localised in this module tree.
+
+mod attrs;
+mod discover;
+mod operators;
+mod pretty;
+mod stub;
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::position::Span;
+
+/// Marks the mutated text so that compiler messages and diffs point at it.
+pub const MUTATION_MARKER: &str = "/* ~ changed by mutiny ~ */";
+
+/// The Rust edition a file is parsed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Edition {
+    E2015,
+    E2018,
+    #[default]
+    E2021,
+    E2024,
+}
+
+impl Edition {
+    /// Parses cargo's edition names ("2015" … "2024"); unknown ones are the newest.
+    pub fn from_cargo(name: &str) -> Edition {
+        match name {
+            "2015" => Edition::E2015,
+            "2018" => Edition::E2018,
+            "2021" => Edition::E2021,
+            _ => Edition::E2024,
+        }
+    }
+}
+
+/// One source file of a package, as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The package the file belongs to.
+    pub package: String,
+    /// Path relative to the workspace root, with `/` separators.
+    pub path: String,
+    pub code: Arc<str>,
+    pub edition: Edition,
+}
+
+/// The kinds of mutation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Genre {
+    FnValue,
+    BinaryOperator,
+    UnaryOperator,
+    MatchArm,
+    MatchArmGuard,
+    StructField,
+}
+
+impl fmt::Display for Genre {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// The function a mutant sits in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Function {
+    /// Qualified within its file: `Version::parse`, `<impl Display for Version>::fmt`.
+    pub function_name: String,
+    /// As written, `-> bool`; empty for `()`.
+    pub return_type: String,
+    /// The whole function, attributes included.
+    pub span: Span,
+}
+
+/// One synthetic change to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mutant {
+    /// `src/eval.rs:27:28: replace && with || in matches_comparator`.
+    pub name: String,
+    pub source_file: Arc<SourceFile>,
+    pub function: Option<Arc<Function>>,
+    pub span: Span,
+    /// Byte range of the replaced text in `source_file.code`.
+    pub range: Range<usize>,
+    pub replacement: String,
+    pub genre: Genre,
+    /// The name without file and position: `replace && with || in matches_comparator`.
+    pub description: String,
+}
+
+impl Mutant {
+    /// The replaced text of the original source.
+    pub fn original(&self) -> &str {
+        &self.source_file.code[self.range.clone()]
+    }
+
+    /// The whole file with this mutant applied.
+    pub fn mutated_code(&self) -> String {
+        let code = &self.source_file.code;
+        let mut mutated = String::with_capacity(code.len() + self.replacement.len() + 32);
+        mutated.push_str(&code[..self.range.start]);
+        mutated.push_str(&self.replacement);
+        mutated.push(' ');
+        mutated.push_str(MUTATION_MARKER);
+        mutated.push_str(&code[self.range.end..]);
+        mutated
+    }
+
+    /// A unified diff from the original file to the mutated one.
+    pub fn diff(&self) -> String {
+        let code = &self.source_file.code;
+        let mutated = self.mutated_code();
+        similar::TextDiff::from_lines(&**code, &mutated)
+            .unified_diff()
+            .context_radius(8)
+            .header(&self.source_file.path, &self.description.replace('\n', " "))
+            .to_string()
+    }
+}
+
+/// A `mod name;` declaration whose file is to be found, with the inline
+/// modules around it (`mod a { mod b; }` gives `[a, b]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleRef {
+    pub parts: Vec<ModuleName>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleName {
+    pub name: String,
+    /// The value of `#[path = "…"]`, if any.
+    pub path_attribute: Option<String>,
+    /// Where the declaration is, for messages.
+    pub span: Span,
+}
+
+/// Something worth telling the user about a file that did not stop generation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.path, self.line, self.column, self.message)
+    }
+}
+
+/// Settings that change which mutants a file yields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// Calls whose arguments are not mutated (`with_capacity` by default).
+    pub skip_calls: Vec<String>,
+    /// Error values tried for functions returning `Result`, rendered as code.
+    pub error_values: Vec<String>,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> Self {
+        GenerateOptions {
+            skip_calls: vec!["with_capacity".to_owned()],
+            error_values: Vec::new(),
+        }
+    }
+}
+
+/// What one file yields.
+#[derive(Debug, Default)]
+pub struct FileMutants {
+    pub mutants: Vec<Mutant>,
+    pub module_refs: Vec<ModuleRef>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Generates the mutants of one file, in source order.
+pub fn generate(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> FileMutants {
+    discover::discover(source_file, options)
+}
+
+/// Renders an expression as mutant names write it, or says why it is not one.
+pub fn render_expression(text: &str) -> Result<String, String> {
+    discover::render_expression(text)
+}
+
+#[cfg(test)]
+mod tests;
