@@ -3,5 +3,12 @@
 //! The engine is a library: the CLI (`main.rs`) and, later, the language
 //! server call it. See docs/ARCHITECTURE.md for the map.
 
+pub mod config;
+pub mod exit_code;
+pub mod filter;
+pub mod list;
 pub mod mutate;
+pub mod options;
 pub mod position;
+pub mod sources;
+pub mod workspace;

@@ -1,1 +1,144 @@
-fn main() {}
+//! The `mutiny` command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
+
+use mutiny::config::Config;
+use mutiny::exit_code;
+use mutiny::filter::FilterPatterns;
+use mutiny::list;
+use mutiny::options::{Options, SelectionArgs};
+use mutiny::sources;
+use mutiny::workspace::{PackageSelection, Workspace};
+
+/// Mutation testing for Rust, in the editor and in CI.
+#[derive(Parser, Debug)]
+#[command(name = "mutiny", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the mutants of a workspace without testing them.
+    List(ListArgs),
+}
+
+#[derive(Args, Debug)]
+struct ListArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+    /// Print a JSON array in `cargo mutants --list --json`'s format.
+    #[arg(long)]
+    json: bool,
+    /// Print each mutant's diff after its name.
+    #[arg(long)]
+    diff: bool,
+}
+
+/// Choosing the workspace, packages, files and mutants.
+#[derive(Args, Debug)]
+struct SelectArgs {
+    /// Start in this directory instead of the current one.
+    #[arg(short = 'd', long = "dir", value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Mutate only this package (repeatable).
+    #[arg(short = 'p', long = "package", value_name = "PKG")]
+    packages: Vec<String>,
+    /// Mutate every package of the workspace.
+    #[arg(long, conflicts_with = "packages")]
+    workspace: bool,
+    /// Mutate only files matching this glob (repeatable).
+    #[arg(short = 'f', long = "file", value_name = "GLOB")]
+    files: Vec<String>,
+    /// Do not mutate files matching this glob (repeatable).
+    #[arg(short = 'e', long = "exclude", value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Keep only mutants whose name matches this regex (repeatable).
+    #[arg(short = 'F', long = "re", value_name = "REGEX")]
+    examine_re: Vec<String>,
+    /// Drop mutants whose name matches this regex (repeatable).
+    #[arg(short = 'E', long = "exclude-re", value_name = "REGEX")]
+    exclude_re: Vec<String>,
+    /// Do not mutate arguments of calls to these functions (comma-separated, repeatable).
+    #[arg(long = "skip-calls", value_name = "NAMES")]
+    skip_calls: Vec<String>,
+    /// Whether `with_capacity` is in the skipped calls.
+    #[arg(long = "skip-calls-defaults", value_name = "BOOL")]
+    skip_calls_defaults: Option<bool>,
+    /// An error value to return from functions returning `Result` (repeatable).
+    #[arg(long = "error", value_name = "EXPR")]
+    error_values: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List(args) => list_command(&args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(exit_code::USAGE as u8)
+        }
+    }
+}
+
+fn list_command(args: &ListArgs) -> Result<i32> {
+    let select = &args.select;
+    let start_dir = match &select.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir()?,
+    };
+    let workspace = Workspace::open(&start_dir)?;
+    let config = Config::read_workspace(&workspace.root)?;
+    let selection_args = SelectionArgs {
+        patterns: FilterPatterns {
+            examine_globs: select.files.clone(),
+            exclude_globs: select.exclude.clone(),
+            examine_re: select.examine_re.clone(),
+            exclude_re: select.exclude_re.clone(),
+        },
+        skip_calls: select.skip_calls.clone(),
+        skip_calls_defaults: select.skip_calls_defaults,
+        error_values: select.error_values.clone(),
+    };
+    let options = Options::new(&selection_args, &config)?;
+    let selection = if select.workspace {
+        PackageSelection::Workspace
+    } else if !select.packages.is_empty() {
+        PackageSelection::Named(select.packages.clone())
+    } else {
+        PackageSelection::Default
+    };
+    let packages = workspace.select(&selection, &start_dir)?;
+    let discovered = sources::discover(&workspace, &packages, &options.generate, &options.filter)?;
+    for warning in &discovered.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let output = if args.json {
+        list::to_json(&discovered.mutants) + "\n"
+    } else {
+        list::to_text(&discovered.mutants, args.diff)
+    };
+    write_stdout(&output)?;
+    Ok(exit_code::SUCCESS)
+}
+
+/// Writes to stdout; a reader that went away (`| head`) is not an error.
+fn write_stdout(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(err.into()),
+        _ => Ok(()),
+    }
+}

@@ -71,7 +71,9 @@ impl SourceIndex {
             col: u32::try_from(line_column.column.checked_sub(1)?).ok()?,
         };
         let raw = self.line_index.to_utf8(WideEncoding::Utf32, wide)?;
-        self.line_index.offset(raw).map(|size| u32::from(size) as usize)
+        self.line_index
+            .offset(raw)
+            .map(|size| u32::from(size) as usize)
     }
 
     /// The LSP position of a byte offset.
@@ -94,7 +96,9 @@ impl SourceIndex {
             col: position.character,
         };
         let raw = self.line_index.to_utf8(WideEncoding::Utf16, wide)?;
-        self.line_index.offset(raw).map(|size| u32::from(size) as usize)
+        self.line_index
+            .offset(raw)
+            .map(|size| u32::from(size) as usize)
     }
 }
 
@@ -107,8 +111,20 @@ mod tests {
         let text = "let s = \"é\"; a + b\n";
         let index = SourceIndex::new(text);
         let plus = text.find('+').unwrap();
-        assert_eq!(index.line_column(plus), LineColumn { line: 1, column: 16 });
-        assert_eq!(index.offset_of(LineColumn { line: 1, column: 16 }), Some(plus));
+        assert_eq!(
+            index.line_column(plus),
+            LineColumn {
+                line: 1,
+                column: 16
+            }
+        );
+        assert_eq!(
+            index.offset_of(LineColumn {
+                line: 1,
+                column: 16
+            }),
+            Some(plus)
+        );
     }
 
     #[test]
@@ -117,7 +133,13 @@ mod tests {
         let index = SourceIndex::new(text);
         let plus = text.find('+').unwrap();
         let position = index.utf16_position(plus);
-        assert_eq!(position, Utf16Position { line: 1, character: 5 });
+        assert_eq!(
+            position,
+            Utf16Position {
+                line: 1,
+                character: 5
+            }
+        );
         assert_eq!(index.line_column(plus), LineColumn { line: 2, column: 5 });
         assert_eq!(index.offset_of_utf16(position), Some(plus));
     }

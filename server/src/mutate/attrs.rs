@@ -43,7 +43,12 @@ fn examine_meta(meta: &ast::Meta, verdict: &mut AttrVerdict) {
         _ => {
             let Some(path) = meta.path() else { return };
             let segments = path_segments(&path);
-            let is = |expected: &[&str]| segments.iter().map(String::as_str).eq(expected.iter().copied());
+            let is = |expected: &[&str]| {
+                segments
+                    .iter()
+                    .map(String::as_str)
+                    .eq(expected.iter().copied())
+            };
             if is(&["mutants", "skip"]) {
                 verdict.skip = true;
             } else if is(&["mutants", "exclude_re"]) {

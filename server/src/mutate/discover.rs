@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use ra_ap_syntax::ast::{self, HasAttrs, HasName};
-use ra_ap_syntax::{AstNode, AstToken, NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken, TextRange};
+use ra_ap_syntax::{
+    AstNode, AstToken, NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
+};
 use regex::Regex;
 
 use super::attrs;
@@ -28,9 +30,7 @@ pub fn discover(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> Fil
             path: source_file.path.clone(),
             line: at.line,
             column: at.column,
-            message: format!(
-                "syntax error: {error}; functions containing errors yield no mutants"
-            ),
+            message: format!("syntax error: {error}; functions containing errors yield no mutants"),
         });
     }
     let mut walker = Walker {
@@ -112,7 +112,8 @@ impl Walker<'_> {
             }
         }
         self.visit_kind(node);
-        self.exclude_res.truncate(self.exclude_res.len() - pushed_res);
+        self.exclude_res
+            .truncate(self.exclude_res.len() - pushed_res);
     }
 
     fn visit_children(&mut self, node: &SyntaxNode) {
@@ -144,7 +145,9 @@ impl Walker<'_> {
         }
         let Some(name) = function.name() else { return };
         let Some(body) = function.body() else { return };
-        let Some(stmt_list) = body.stmt_list() else { return };
+        let Some(stmt_list) = body.stmt_list() else {
+            return;
+        };
         let statements: Vec<SyntaxNode> = stmt_list
             .statements()
             .map(|s| s.syntax().clone())
@@ -173,10 +176,7 @@ impl Walker<'_> {
         });
         self.functions.push(Arc::clone(&entered));
 
-        let body_range = TextRange::new(
-            trimmed_range(first).start(),
-            trimmed_range(last).end(),
-        );
+        let body_range = TextRange::new(trimmed_range(first).start(), trimmed_range(last).end());
         let body_text = pretty::tokens(
             stmt_list
                 .syntax()
@@ -190,7 +190,11 @@ impl Walker<'_> {
                 let description = format!(
                     "replace {}{}{} with {stub}",
                     entered.function_name,
-                    if entered.return_type.is_empty() { "" } else { " " },
+                    if entered.return_type.is_empty() {
+                        ""
+                    } else {
+                        " "
+                    },
                     entered.return_type
                 );
                 self.push(body_range, stub, Genre::FnValue, description);
@@ -272,9 +276,17 @@ impl Walker<'_> {
         // arm is covered by the guard mutants instead.
         if arms.iter().any(is_wild) {
             for arm in arms.iter().filter(|a| !is_wild(a) && a.guard().is_none()) {
-                let pattern = arm.pat().map(|p| pretty::node(p.syntax())).unwrap_or_default();
+                let pattern = arm
+                    .pat()
+                    .map(|p| pretty::node(p.syntax()))
+                    .unwrap_or_default();
                 let description = format!("delete match arm {}", squash_lines(&pattern));
-                self.push(trimmed_range(arm.syntax()), "".into(), Genre::MatchArm, description);
+                self.push(
+                    trimmed_range(arm.syntax()),
+                    "".into(),
+                    Genre::MatchArm,
+                    description,
+                );
             }
         }
         for guard in arms.iter().filter_map(ast::MatchArm::guard) {
@@ -301,13 +313,17 @@ impl Walker<'_> {
                 .map(|p| pretty::node(p.syntax()))
                 .unwrap_or_default();
             for field in fields.fields() {
-                let Some(field_name) = field.field_name() else { continue };
+                let Some(field_name) = field.field_name() else {
+                    continue;
+                };
                 let field_name = field_name.text().to_string();
                 if field_name.starts_with(|c: char| c.is_ascii_digit()) {
                     continue; // Tuple-struct fields by number.
                 }
                 let mut range = trimmed_range(field.syntax());
-                if let Some(comma) = next_token(field.syntax()).filter(|t| t.kind() == SyntaxKind::COMMA) {
+                if let Some(comma) =
+                    next_token(field.syntax()).filter(|t| t.kind() == SyntaxKind::COMMA)
+                {
                     range = range.cover(comma.text_range());
                 }
                 let description =
@@ -365,8 +381,19 @@ impl Walker<'_> {
         });
     }
 
-    fn push_at_token(&mut self, token: &SyntaxToken, replacement: &str, genre: Genre, description: String) {
-        self.push(token.text_range(), replacement.to_owned(), genre, description);
+    fn push_at_token(
+        &mut self,
+        token: &SyntaxToken,
+        replacement: &str,
+        genre: Genre,
+        description: String,
+    ) {
+        self.push(
+            token.text_range(),
+            replacement.to_owned(),
+            genre,
+            description,
+        );
     }
 
     fn push(&mut self, range: TextRange, replacement: String, genre: Genre, description: String) {
@@ -442,15 +469,13 @@ fn next_token(node: &SyntaxNode) -> Option<SyntaxToken> {
 
 fn path_attribute(module: &ast::Module) -> Option<String> {
     module.attrs().find_map(|attr| match attr.meta()? {
-        ast::Meta::KeyValueMeta(kv) if kv.path()?.syntax().text() == "path" => {
-            match kv.expr()? {
-                ast::Expr::Literal(literal) => match literal.kind() {
-                    ast::LiteralKind::String(s) => s.value().ok().map(|v| v.into_owned()),
-                    _ => None,
-                },
+        ast::Meta::KeyValueMeta(kv) if kv.path()?.syntax().text() == "path" => match kv.expr()? {
+            ast::Expr::Literal(literal) => match literal.kind() {
+                ast::LiteralKind::String(s) => s.value().ok().map(|v| v.into_owned()),
                 _ => None,
-            }
-        }
+            },
+            _ => None,
+        },
         _ => None,
     })
 }

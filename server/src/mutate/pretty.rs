@@ -18,7 +18,10 @@ enum Tree {
 
 /// Renders the tokens of a node, without comments or whitespace.
 pub fn node(node: &SyntaxNode) -> String {
-    tokens(node.descendants_with_tokens().filter_map(NodeOrToken::into_token))
+    tokens(
+        node.descendants_with_tokens()
+            .filter_map(NodeOrToken::into_token),
+    )
 }
 
 /// Renders a sequence of tokens.
@@ -117,11 +120,20 @@ mod tests {
     #[test]
     fn types_render_like_cargo_mutants() {
         let cases = [
-            ("Result < (), Box<dyn  Error> >", "Result<(), Box<dyn Error>>"),
+            (
+                "Result < (), Box<dyn  Error> >",
+                "Result<(), Box<dyn Error>>",
+            ),
             ("Option<Self ::  Item>", "Option<Self::Item>"),
-            ("impl Iterator < Item = String >", "impl Iterator<Item = String>"),
+            (
+                "impl Iterator < Item = String >",
+                "impl Iterator<Item = String>",
+            ),
             ("&'a  mut [u8]", "&'a mut[u8]"),
-            ("HashMap<&'static str, Vec<u8>>", "HashMap<&'static str, Vec<u8>>"),
+            (
+                "HashMap<&'static str, Vec<u8>>",
+                "HashMap<&'static str, Vec<u8>>",
+            ),
             ("MergeTrees < AE , BE >", "MergeTrees<AE, BE>"),
             ("[u8; 4 * N]", "[u8; 4 *N]"),
             ("fn(u8) -> bool", "fn(u8)-> bool"),

@@ -117,7 +117,13 @@ const NONZERO_UNSIGNED: [&str; 6] = [
     "NonZeroU128",
 ];
 const CONTAINERS: [&str; 6] = ["Box", "Cell", "RefCell", "Arc", "Rc", "Mutex"];
-const COLLECTIONS: [&str; 5] = ["BinaryHeap", "BTreeSet", "HashSet", "LinkedList", "VecDeque"];
+const COLLECTIONS: [&str; 5] = [
+    "BinaryHeap",
+    "BTreeSet",
+    "HashSet",
+    "LinkedList",
+    "VecDeque",
+];
 const MAPS: [&str; 2] = ["BTreeMap", "HashMap"];
 
 fn path_stubs(path: &ast::Path, errors: &[String]) -> Vec<String> {
@@ -172,7 +178,12 @@ fn path_stubs(path: &ast::Path, errors: &[String]) -> Vec<String> {
     } else if let Some(inner) = first_type_arg(path, "Cow") {
         type_stubs(&inner, errors)
             .iter()
-            .flat_map(|s| [format!("Cow::Borrowed({s})"), format!("Cow::Owned({s}.to_owned())")])
+            .flat_map(|s| {
+                [
+                    format!("Cow::Borrowed({s})"),
+                    format!("Cow::Owned({s}.to_owned())"),
+                ]
+            })
             .collect()
     } else if let Some(inner) = sole_type_arg_of(path, &CONTAINERS) {
         recurse(&inner, &|s| format!("{last}::new({s})"))
@@ -281,26 +292,23 @@ fn only_type_arg(path: &ast::Path) -> Option<ast::Type> {
 
 /// `T` in `impl Iterator<Item = T>` (the first bound that is such an iterator).
 fn iterator_item(impl_trait: &ast::ImplTraitType) -> Option<ast::Type> {
-    impl_trait
-        .type_bound_list()?
-        .bounds()
-        .find_map(|bound| {
-            let path = match bound.ty()? {
-                ast::Type::PathType(path_type) => path_type.path()?,
-                _ => return None,
-            };
-            if last_name(&path)? != "Iterator" {
-                return None;
+    impl_trait.type_bound_list()?.bounds().find_map(|bound| {
+        let path = match bound.ty()? {
+            ast::Type::PathType(path_type) => path_type.path()?,
+            _ => return None,
+        };
+        if last_name(&path)? != "Iterator" {
+            return None;
+        }
+        match generic_args(&path).first()? {
+            ast::GenericArg::AssocTypeArg(assoc)
+                if assoc.name_ref().is_some_and(|n| n.text() == "Item") =>
+            {
+                assoc.ty()
             }
-            match generic_args(&path).first()? {
-                ast::GenericArg::AssocTypeArg(assoc)
-                    if assoc.name_ref().is_some_and(|n| n.text() == "Item") =>
-                {
-                    assoc.ty()
-                }
-                _ => None,
-            }
-        })
+            _ => None,
+        }
+    })
 }
 
 #[cfg(test)]
@@ -333,61 +341,122 @@ mod tests {
             ("-> i64", &["0", "1", "-1"]),
             ("-> f32", &["0.0", "1.0", "-1.0"]),
             ("-> NonZeroU32", &["1.try_into().unwrap()"]),
-            ("-> std::num::NonZeroI8", &["1.try_into().unwrap()", "(-1).try_into().unwrap()"]),
+            (
+                "-> std::num::NonZeroI8",
+                &["1.try_into().unwrap()", "(-1).try_into().unwrap()"],
+            ),
             ("-> NonZero<u16>", &["1.try_into().unwrap()"]),
-            ("-> NonZero<i16>", &["1.try_into().unwrap()", "(-1).try_into().unwrap()"]),
+            (
+                "-> NonZero<i16>",
+                &["1.try_into().unwrap()", "(-1).try_into().unwrap()"],
+            ),
             ("-> String", &["String::new()", "\"xyzzy\".into()"]),
             ("-> &str", &["\"\"", "\"xyzzy\""]),
             ("-> &'static str", &["\"\"", "\"xyzzy\""]),
             ("-> Option<bool>", &["None", "Some(true)", "Some(false)"]),
-            ("-> Option<&'a str>", &["None", "Some(\"\")", "Some(\"xyzzy\")"]),
+            (
+                "-> Option<&'a str>",
+                &["None", "Some(\"\")", "Some(\"xyzzy\")"],
+            ),
             ("-> Result<u8, E>", &["Ok(0)", "Ok(1)"]),
             ("-> fmt::Result", &["Ok(Default::default())"]),
             ("-> io::Result<()>", &["Ok(())"]),
-            ("-> Vec<String>", &["vec![]", "vec![String::new()]", "vec![\"xyzzy\".into()]"]),
-            ("-> &[u8]", &["Vec::leak(Vec::new())", "Vec::leak(vec![0])", "Vec::leak(vec![1])"]),
-            ("-> &mut [bool]", &["Vec::leak(Vec::new())", "Vec::leak(vec![true])", "Vec::leak(vec![false])"]),
-            ("-> &u32", &["Box::leak(Box::new(0))", "Box::leak(Box::new(1))"]),
+            (
+                "-> Vec<String>",
+                &["vec![]", "vec![String::new()]", "vec![\"xyzzy\".into()]"],
+            ),
+            (
+                "-> &[u8]",
+                &[
+                    "Vec::leak(Vec::new())",
+                    "Vec::leak(vec![0])",
+                    "Vec::leak(vec![1])",
+                ],
+            ),
+            (
+                "-> &mut [bool]",
+                &[
+                    "Vec::leak(Vec::new())",
+                    "Vec::leak(vec![true])",
+                    "Vec::leak(vec![false])",
+                ],
+            ),
+            (
+                "-> &u32",
+                &["Box::leak(Box::new(0))", "Box::leak(Box::new(1))"],
+            ),
             ("-> &mut Foo", &["Box::leak(Box::new(Default::default()))"]),
             ("-> Box<u8>", &["Box::new(0)", "Box::new(1)"]),
             ("-> Arc<str>", &["Arc::new(\"\")", "Arc::new(\"xyzzy\")"]),
-            ("-> std::rc::Rc<String>", &["Rc::new(String::new())", "Rc::new(\"xyzzy\".into())"]),
+            (
+                "-> std::rc::Rc<String>",
+                &["Rc::new(String::new())", "Rc::new(\"xyzzy\".into())"],
+            ),
             ("-> Box<dyn Error>", &["Box::new(Default::default())"]),
             ("-> Mutex<bool>", &["Mutex::new(true)", "Mutex::new(false)"]),
-            ("-> HashSet<u8>", &["HashSet::new()", "HashSet::from_iter([0])", "HashSet::from_iter([1])"]),
-            ("-> VecDeque<bool>", &["VecDeque::new()", "VecDeque::from_iter([true])", "VecDeque::from_iter([false])"]),
-            ("-> BTreeMap<u8, bool>", &[
-                "BTreeMap::new()",
-                "BTreeMap::from_iter([(0, true)])",
-                "BTreeMap::from_iter([(0, false)])",
-                "BTreeMap::from_iter([(1, true)])",
-                "BTreeMap::from_iter([(1, false)])",
-            ]),
-            ("-> Cow<'static, str>", &[
-                "Cow::Borrowed(\"\")",
-                "Cow::Owned(\"\".to_owned())",
-                "Cow::Borrowed(\"xyzzy\")",
-                "Cow::Owned(\"xyzzy\".to_owned())",
-            ]),
-            ("-> (bool, u8)", &["(true, 0)", "(true, 1)", "(false, 0)", "(false, 1)"]),
+            (
+                "-> HashSet<u8>",
+                &[
+                    "HashSet::new()",
+                    "HashSet::from_iter([0])",
+                    "HashSet::from_iter([1])",
+                ],
+            ),
+            (
+                "-> VecDeque<bool>",
+                &[
+                    "VecDeque::new()",
+                    "VecDeque::from_iter([true])",
+                    "VecDeque::from_iter([false])",
+                ],
+            ),
+            (
+                "-> BTreeMap<u8, bool>",
+                &[
+                    "BTreeMap::new()",
+                    "BTreeMap::from_iter([(0, true)])",
+                    "BTreeMap::from_iter([(0, false)])",
+                    "BTreeMap::from_iter([(1, true)])",
+                    "BTreeMap::from_iter([(1, false)])",
+                ],
+            ),
+            (
+                "-> Cow<'static, str>",
+                &[
+                    "Cow::Borrowed(\"\")",
+                    "Cow::Owned(\"\".to_owned())",
+                    "Cow::Borrowed(\"xyzzy\")",
+                    "Cow::Owned(\"xyzzy\".to_owned())",
+                ],
+            ),
+            (
+                "-> (bool, u8)",
+                &["(true, 0)", "(true, 1)", "(false, 0)", "(false, 1)"],
+            ),
             ("-> [u8; 3]", &["[0; 3]", "[1; 3]"]),
             ("-> [bool; N]", &["[true; N]", "[false; N]"]),
-            ("-> impl Iterator<Item = u8>", &[
-                "::std::iter::empty()",
-                "::std::iter::once(0)",
-                "::std::iter::once(1)",
-            ]),
+            (
+                "-> impl Iterator<Item = u8>",
+                &[
+                    "::std::iter::empty()",
+                    "::std::iter::once(0)",
+                    "::std::iter::once(1)",
+                ],
+            ),
             ("-> impl Display", &[]),
             ("-> !", &[]),
-            ("-> Wrapper<bool>", &[
-                "Wrapper::new()",
-                "Wrapper::from_iter([true])",
-                "Wrapper::new(true)",
-                "Wrapper::from(true)",
-                "Wrapper::from_iter([false])",
-                "Wrapper::new(false)",
-                "Wrapper::from(false)",
-            ]),
+            (
+                "-> Wrapper<bool>",
+                &[
+                    "Wrapper::new()",
+                    "Wrapper::from_iter([true])",
+                    "Wrapper::new(true)",
+                    "Wrapper::from(true)",
+                    "Wrapper::from_iter([false])",
+                    "Wrapper::new(false)",
+                    "Wrapper::from(false)",
+                ],
+            ),
             ("-> Self", &["Default::default()"]),
             ("-> HashMap<K, V, S>", &["Default::default()"]),
             ("-> dyn Fn()", &["Default::default()"]),

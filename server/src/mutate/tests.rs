@@ -55,12 +55,12 @@ fn unit_functions_are_replaced_with_unit() {
 
 #[test]
 fn a_stub_equal_to_the_body_is_dropped() {
-    check("fn yes() -> bool { true }", &["src/lib.rs:1:20: replace yes -> bool with false"]);
-    check("fn unit() { () }", &[]);
     check(
-        "fn ok() -> Result<(), E> { Ok(()) }",
-        &[],
+        "fn yes() -> bool { true }",
+        &["src/lib.rs:1:20: replace yes -> bool with false"],
     );
+    check("fn unit() { () }", &[]);
+    check("fn ok() -> Result<(), E> { Ok(()) }", &[]);
 }
 
 #[test]
@@ -174,7 +174,9 @@ fn deleting_a_match_arm_takes_its_comma() {
     let mutants = generate(&source(code), &GenerateOptions::default()).mutants;
     let arm = mutants.iter().find(|m| m.genre == Genre::MatchArm).unwrap();
     assert_eq!(arm.original(), "1 => 2,");
-    assert!(arm.mutated_code().contains("match x {  /* ~ changed by mutiny ~ */ _ => 3 }"));
+    assert!(arm
+        .mutated_code()
+        .contains("match x {  /* ~ changed by mutiny ~ */ _ => 3 }"));
 }
 
 #[test]
@@ -269,16 +271,22 @@ fn skip_rules() {
             .into_iter()
             .filter(|n| !n.ends_with("replace f with ()"))
             .collect();
-        assert!(got.is_empty(), "no mutants expected from:\n{code}\ngot {got:?}");
+        assert!(
+            got.is_empty(),
+            "no mutants expected from:\n{code}\ngot {got:?}"
+        );
     }
 }
 
 #[test]
 fn a_free_function_named_new_is_mutated() {
-    check("fn new() -> bool { a() }", &[
-        "src/lib.rs:1:20: replace new -> bool with true",
-        "src/lib.rs:1:20: replace new -> bool with false",
-    ]);
+    check(
+        "fn new() -> bool { a() }",
+        &[
+            "src/lib.rs:1:20: replace new -> bool with true",
+            "src/lib.rs:1:20: replace new -> bool with false",
+        ],
+    );
 }
 
 #[test]
@@ -288,7 +296,10 @@ fn skip_calls_are_configurable() {
         skip_calls: vec!["make".to_owned()],
         error_values: Vec::new(),
     };
-    assert_eq!(names_with(code, &options), ["src/lib.rs:1:10: replace f with ()"]);
+    assert_eq!(
+        names_with(code, &options),
+        ["src/lib.rs:1:10: replace f with ()"]
+    );
     let options = GenerateOptions {
         skip_calls: Vec::new(),
         error_values: Vec::new(),
@@ -317,27 +328,38 @@ fn error_values_add_err_stubs() {
 
 #[test]
 fn exclude_re_attribute_drops_matching_mutants_inside() {
-    let code = "#[cfg_attr(test, mutants::exclude_re(\"with false\"))]\nfn f() -> bool { a() && b() }";
-    check(code, &[
-        "src/lib.rs:2:18: replace f -> bool with true",
-        "src/lib.rs:2:22: replace && with || in f",
-    ]);
+    let code =
+        "#[cfg_attr(test, mutants::exclude_re(\"with false\"))]\nfn f() -> bool { a() && b() }";
+    check(
+        code,
+        &[
+            "src/lib.rs:2:18: replace f -> bool with true",
+            "src/lib.rs:2:22: replace && with || in f",
+        ],
+    );
 }
 
 #[test]
 fn consts_and_statics_are_mutated_outside_functions() {
-    check("const N: usize = 2 * 3;", &[
-        "src/lib.rs:1:20: replace * with + ",
-        "src/lib.rs:1:20: replace * with / ",
-    ].map(str::trim_end));
+    check(
+        "const N: usize = 2 * 3;",
+        &[
+            "src/lib.rs:1:20: replace * with + ",
+            "src/lib.rs:1:20: replace * with / ",
+        ]
+        .map(str::trim_end),
+    );
 }
 
 #[test]
 fn columns_count_chars() {
-    check("fn f() { let _ = \"ééé\" == s; }", &[
-        "src/lib.rs:1:10: replace f with ()",
-        "src/lib.rs:1:24: replace == with != in f",
-    ]);
+    check(
+        "fn f() { let _ = \"ééé\" == s; }",
+        &[
+            "src/lib.rs:1:10: replace f with ()",
+            "src/lib.rs:1:24: replace == with != in f",
+        ],
+    );
 }
 
 #[test]
@@ -358,16 +380,24 @@ fn a_file_with_a_syntax_error_still_yields_its_intact_functions() {
     );
     assert!(!generated.warnings.is_empty());
     assert_eq!(generated.warnings[0].line, 2);
-    assert!(generated.warnings[0].to_string().starts_with("src/lib.rs:2:"));
+    assert!(generated.warnings[0]
+        .to_string()
+        .starts_with("src/lib.rs:2:"));
 }
 
 #[test]
 fn module_declarations_are_reported_with_their_inline_parents() {
-    let code = "mod a;\n#[path = \"other.rs\"]\nmod b;\nmod c { mod d; }\n#[cfg(test)]\nmod tests;\n";
+    let code =
+        "mod a;\n#[path = \"other.rs\"]\nmod b;\nmod c { mod d; }\n#[cfg(test)]\nmod tests;\n";
     let refs = generate(&source(code), &GenerateOptions::default()).module_refs;
     let rendered: Vec<Vec<(String, Option<String>)>> = refs
         .iter()
-        .map(|r| r.parts.iter().map(|p| (p.name.clone(), p.path_attribute.clone())).collect())
+        .map(|r| {
+            r.parts
+                .iter()
+                .map(|p| (p.name.clone(), p.path_attribute.clone()))
+                .collect()
+        })
         .collect();
     assert_eq!(
         rendered,
@@ -383,7 +413,10 @@ fn module_declarations_are_reported_with_their_inline_parents() {
 fn diffs_are_unified_with_the_description_as_label() {
     let code = "fn f(a: bool) -> bool {\n    !a\n}\n";
     let mutants = generate(&source(code), &GenerateOptions::default()).mutants;
-    let delete = mutants.iter().find(|m| m.genre == Genre::UnaryOperator).unwrap();
+    let delete = mutants
+        .iter()
+        .find(|m| m.genre == Genre::UnaryOperator)
+        .unwrap();
     assert_eq!(
         delete.diff(),
         "--- src/lib.rs\n+++ delete ! in f\n@@ -1,3 +1,3 @@\n fn f(a: bool) -> bool {\n-    !a\n+     /* ~ changed by mutiny ~ */a\n }\n"
@@ -397,6 +430,9 @@ fn mutant_function_records_name_return_type_and_span() {
     let function = mutants[0].function.as_ref().unwrap();
     assert_eq!(function.function_name, "f");
     assert_eq!(function.return_type, "-> u8");
-    assert_eq!((function.span.start.line, function.span.start.column), (1, 1));
+    assert_eq!(
+        (function.span.start.line, function.span.start.column),
+        (1, 1)
+    );
     assert_eq!((function.span.end.line, function.span.end.column), (5, 2));
 }

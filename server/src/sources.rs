@@ -1,0 +1,265 @@
+//! Finds the source files of packages by following `mod` declarations from
+//! each target's root file, as rustc does, and generates their mutants.
+
+use std::collections::{HashSet, VecDeque};
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+
+use crate::filter::MutantFilter;
+use crate::mutate::{self, GenerateOptions, ModuleRef, Mutant, SourceFile};
+use crate::workspace::{Package, Workspace};
+
+/// What discovery found across the selected packages.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub mutants: Vec<Mutant>,
+    /// Files whose mutants were wanted, in walk order.
+    pub files: Vec<Arc<SourceFile>>,
+    /// Problems that did not stop discovery, ready to print.
+    pub warnings: Vec<String>,
+}
+
+pub fn discover(
+    workspace: &Workspace,
+    packages: &[&Package],
+    options: &GenerateOptions,
+    filter: &MutantFilter,
+) -> Result<Discovered> {
+    let mut discovered = Discovered::default();
+    for package in packages {
+        discover_package(&workspace.root, package, options, filter, &mut discovered)?;
+    }
+    Ok(discovered)
+}
+
+fn discover_package(
+    root: &Path,
+    package: &Package,
+    options: &GenerateOptions,
+    filter: &MutantFilter,
+    discovered: &mut Discovered,
+) -> Result<()> {
+    // (path, whether the file owns its directory like a crate root or mod.rs)
+    let mut queue: VecDeque<(String, bool)> = package
+        .root_files
+        .iter()
+        .map(|path| (path.clone(), true))
+        .collect();
+    let mut seen: HashSet<String> = HashSet::new();
+    while let Some((path, owns_directory)) = queue.pop_front() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let code = read_source(&root.join(&path)).with_context(|| format!("cannot read {path}"))?;
+        let source_file = Arc::new(SourceFile {
+            package: package.name.clone(),
+            path: path.clone(),
+            code: code.into(),
+            edition: package.edition,
+        });
+        let generated = mutate::generate(&source_file, options);
+        discovered
+            .warnings
+            .extend(generated.warnings.iter().map(ToString::to_string));
+        for module_ref in &generated.module_refs {
+            match resolve_module(root, &path, owns_directory, module_ref) {
+                Ok(found) => queue.push_back(found),
+                Err(message) => discovered.warnings.push(message),
+            }
+        }
+        if filter.allows_file(&path) {
+            discovered.mutants.extend(
+                generated
+                    .mutants
+                    .into_iter()
+                    .filter(|mutant| filter.allows_name(&mutant.name)),
+            );
+            discovered.files.push(source_file);
+        }
+    }
+    Ok(())
+}
+
+fn read_source(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path)?;
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("the file is not valid UTF-8"))
+}
+
+/// Finds the file of a `mod name;` declaration. Returns the path and whether
+/// that file owns its directory (it is a `mod.rs` or was named by `#[path]`).
+fn resolve_module(
+    root: &Path,
+    parent: &str,
+    parent_owns_directory: bool,
+    module_ref: &ModuleRef,
+) -> Result<(String, bool), String> {
+    let candidates = module_candidates(parent, parent_owns_directory, module_ref);
+    let (child, _) = module_ref
+        .parts
+        .split_last()
+        .expect("a module ref names a module");
+    let location = format!(
+        "{parent}:{}:{}",
+        child.span.start.line, child.span.start.column
+    );
+    for candidate in &candidates {
+        if candidate.split('/').any(|part| part == "..") && !stays_inside(candidate) {
+            return Err(format!(
+                "{location}: module `{}` is outside the workspace ({candidate}); not mutated",
+                child.name
+            ));
+        }
+        if root.join(candidate).is_file() {
+            let owns = child.path_attribute.is_some() || candidate.ends_with("/mod.rs");
+            return Ok((normalize(candidate), owns));
+        }
+    }
+    Err(format!(
+        "{location}: no file for module `{}` (looked for {}); it is not mutated",
+        child.name,
+        candidates.join(", ")
+    ))
+}
+
+/// Paths where rustc would look for a module's file, most likely first.
+pub fn module_candidates(
+    parent: &str,
+    parent_owns_directory: bool,
+    module_ref: &ModuleRef,
+) -> Vec<String> {
+    let (child, inline_parents) = module_ref
+        .parts
+        .split_last()
+        .expect("a module ref names a module");
+    let parent_dir = match parent.rfind('/') {
+        Some(slash) => &parent[..slash],
+        None => "",
+    };
+    // `src/lib.rs` and `src/a/mod.rs` own their directory; `src/a.rs` owns `src/a/`.
+    // A `#[path]` on a top-level declaration is relative to the parent's directory.
+    let mut dir =
+        if parent_owns_directory || (child.path_attribute.is_some() && inline_parents.is_empty()) {
+            parent_dir.to_owned()
+        } else {
+            parent.strip_suffix(".rs").unwrap_or(parent).to_owned()
+        };
+    for inline in inline_parents {
+        let part = inline.path_attribute.as_deref().unwrap_or(&inline.name);
+        dir = join(&dir, part);
+    }
+    match &child.path_attribute {
+        Some(path) => vec![join(&dir, path)],
+        None => vec![
+            join(&dir, &format!("{}.rs", child.name)),
+            join(&dir, &format!("{}/mod.rs", child.name)),
+        ],
+    }
+}
+
+fn join(dir: &str, rest: &str) -> String {
+    if dir.is_empty() {
+        rest.to_owned()
+    } else {
+        format!("{dir}/{rest}")
+    }
+}
+
+/// Folds `a/../b` into `b`, so one file has one name.
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => (),
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
+fn stays_inside(path: &str) -> bool {
+    let mut depth: i32 = 0;
+    for part in path.split('/') {
+        match part {
+            "" | "." => (),
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::module_candidates;
+    use crate::mutate::{ModuleName, ModuleRef};
+    use crate::position::{LineColumn, Span};
+
+    fn module(name: &str, path: Option<&str>) -> ModuleName {
+        let at = LineColumn { line: 1, column: 1 };
+        ModuleName {
+            name: name.to_owned(),
+            path_attribute: path.map(str::to_owned),
+            span: Span { start: at, end: at },
+        }
+    }
+
+    fn candidates(parent: &str, owns: bool, parts: Vec<ModuleName>) -> Vec<String> {
+        module_candidates(parent, owns, &ModuleRef { parts })
+    }
+
+    #[test]
+    fn module_files_are_found_where_rustc_looks() {
+        assert_eq!(
+            candidates("src/lib.rs", true, vec![module("a", None)]),
+            ["src/a.rs", "src/a/mod.rs"]
+        );
+        assert_eq!(
+            candidates("src/a.rs", false, vec![module("b", None)]),
+            ["src/a/b.rs", "src/a/b/mod.rs"]
+        );
+        assert_eq!(
+            candidates("src/a/mod.rs", true, vec![module("b", None)]),
+            ["src/a/b.rs", "src/a/b/mod.rs"]
+        );
+        assert_eq!(
+            candidates(
+                "src/lib.rs",
+                true,
+                vec![module("outer", None), module("inner", None)]
+            ),
+            ["src/outer/inner.rs", "src/outer/inner/mod.rs"]
+        );
+    }
+
+    #[test]
+    fn path_attributes_are_relative_to_the_declaring_file() {
+        assert_eq!(
+            candidates("src/a.rs", false, vec![module("x", Some("gen/x_impl.rs"))]),
+            ["src/gen/x_impl.rs"]
+        );
+        assert_eq!(
+            candidates(
+                "src/a.rs",
+                false,
+                vec![module("m", None), module("x", Some("y.rs"))]
+            ),
+            ["src/a/m/y.rs"]
+        );
+        assert_eq!(
+            candidates(
+                "src/lib.rs",
+                true,
+                vec![module("m", Some("elsewhere")), module("x", None)]
+            ),
+            ["src/elsewhere/x.rs", "src/elsewhere/x/mod.rs"]
+        );
+    }
+}
