@@ -1,0 +1,217 @@
+//! `mutiny list` end to end: the real binary on fixture crates.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(name)
+}
+
+fn mutiny(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mutiny"))
+        .args(args)
+        .output()
+        .expect("mutiny runs")
+}
+
+fn list(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["list", "-d", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    mutiny(&args)
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+#[track_caller]
+fn assert_ok(output: &Output) {
+    assert!(output.status.success(), "mutiny failed: {}", stderr(output));
+}
+
+#[test]
+fn list_example_crate_names() {
+    let output = list(&fixture("example"), &[]);
+    assert_ok(&output);
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn list_json_has_cargo_mutants_fields() {
+    let output = list(&fixture("example"), &["--json", "-F", "compatible"]);
+    assert_ok(&output);
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn list_diff_prints_each_diff_after_its_name() {
+    let output = list(
+        &fixture("example"),
+        &["--diff", "-F", "is_stable -> bool with true"],
+    );
+    assert_ok(&output);
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn list_follows_mod_declarations_like_rustc() {
+    let output = list(&fixture("modules"), &[]);
+    assert_ok(&output);
+    let text = stdout(&output);
+    insta::assert_snapshot!(text);
+    for file in [
+        "src/a/b.rs",
+        "src/c/d.rs",
+        "src/generated/impl_e.rs",
+        "src/f/g.rs",
+        "src/main.rs",
+    ] {
+        assert!(text.contains(&format!("{file}:")), "{file} is mutated");
+    }
+    for file in [
+        "src/tests.rs",
+        "tests/integration.rs",
+        "examples/demo.rs",
+        "build.rs",
+    ] {
+        assert!(!text.contains(&format!("{file}:")), "{file} is not mutated");
+    }
+    assert!(
+        stderr(&output).contains("src/lib.rs:8:1: no file for module `missing`"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn list_selects_packages_like_cargo() {
+    let root = fixture("workspace");
+    let files = |output: &Output| -> Vec<String> {
+        assert_ok(output);
+        let mut files: Vec<String> = stdout(output)
+            .lines()
+            .map(|line| line.split(':').next().unwrap().to_owned())
+            .collect();
+        files.dedup();
+        files
+    };
+    let both = ["crates/core/src/lib.rs", "crates/app/src/main.rs"];
+    assert_eq!(
+        files(&list(&root, &[])),
+        both,
+        "a virtual root lists every default member"
+    );
+    assert_eq!(files(&list(&root, &["--workspace"])), both);
+    assert_eq!(
+        files(&list(&root, &["-p", "app"])),
+        ["crates/app/src/main.rs"]
+    );
+    assert_eq!(
+        files(&list(&root.join("crates/core"), &[])),
+        ["crates/core/src/lib.rs"]
+    );
+    assert_eq!(
+        files(&list(&root.join("crates/app/src"), &[])),
+        ["crates/app/src/main.rs"],
+        "a directory inside a package selects that package"
+    );
+    let unknown = list(&root, &["-p", "nope"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(
+        stderr(&unknown).contains("no package named \"nope\""),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
+#[test]
+fn list_honours_cargo_mutants_config() {
+    let output = list(&fixture("config"), &[]);
+    assert_ok(&output);
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn list_filters_files_and_names() {
+    let root = fixture("modules");
+    let names = |extra: &[&str]| stdout(&list(&root, extra));
+    let only_c = names(&["-f", "c"]);
+    assert!(only_c.lines().all(|l| l.starts_with("src/c/")), "{only_c}");
+    assert_eq!(only_c.lines().count(), 6);
+    let no_main = names(&["-e", "src/main.rs"]);
+    assert!(!no_main.contains("src/main.rs"));
+    let negations = names(&["-F", "delete"]);
+    assert_eq!(negations.lines().count(), 2, "{negations}");
+    let no_stubs = names(&["-E", "with (true|false)$"]);
+    assert!(!no_stubs.contains("with true"));
+    assert!(no_stubs.contains("replace > with =="));
+}
+
+#[test]
+fn list_bad_config_names_the_key() {
+    let output = list(&fixture("bad_config"), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("mutants.toml"), "{message}");
+    assert!(message.contains("examine_regex"), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+}
+
+#[test]
+fn list_file_with_syntax_errors_warns_and_lists_intact_functions() {
+    let output = list(&fixture("syntax_error"), &[]);
+    assert_ok(&output);
+    let message = stderr(&output);
+    assert!(message.contains("warning: src/lib.rs:6:"), "{message}");
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn list_outside_a_cargo_workspace_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = list(dir.path(), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("is not in a cargo workspace"), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+
+    let missing = dir.path().join("no-such-dir");
+    let output = list(&missing, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("is not a directory"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn list_non_utf8_source_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"bytes\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/lib.rs"), "mod latin1;\n").unwrap();
+    std::fs::write(
+        dir.path().join("src/latin1.rs"),
+        b"// caf\xe9\nfn f() -> bool { true }\n",
+    )
+    .unwrap();
+    let output = list(dir.path(), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("src/latin1.rs") && message.contains("UTF-8"),
+        "{message}"
+    );
+    assert!(!message.contains("panicked"), "{message}");
+}
