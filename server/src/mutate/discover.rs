@@ -23,8 +23,10 @@ pub fn discover(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> Fil
     let parse = ra_ap_syntax::SourceFile::parse(&source_file.code, ra_edition(source_file.edition));
     let index = SourceIndex::new(&source_file.code);
     let mut out = FileMutants::default();
-    let error_ranges: Vec<TextRange> = parse.errors().iter().map(|e| e.range()).collect();
-    for error in parse.errors() {
+    // `errors()` validates the whole tree each time it is called: call it once.
+    let errors = parse.errors();
+    let error_ranges: Vec<TextRange> = errors.iter().map(|e| e.range()).collect();
+    for error in errors {
         let at = index.line_column(u32::from(error.range().start()) as usize);
         out.warnings.push(Warning {
             path: source_file.path.clone(),
@@ -177,16 +179,12 @@ impl Walker<'_> {
         self.functions.push(Arc::clone(&entered));
 
         let body_range = TextRange::new(trimmed_range(first).start(), trimmed_range(last).end());
-        let body_text = pretty::tokens(
-            stmt_list
-                .syntax()
-                .descendants_with_tokens()
-                .filter_map(NodeOrToken::into_token)
-                .filter(|token| body_range.contains_range(token.text_range())),
-        );
         let ret_type = function.ret_type().and_then(|ret| ret.ty());
-        for stub in stub::return_type_stubs(ret_type.as_ref(), &self.options.error_values) {
-            if stub != body_text {
+        let stubs = stub::return_type_stubs(ret_type.as_ref(), &self.options.error_values);
+        let longest_stub = stubs.iter().map(String::len).max().unwrap_or(0);
+        let body_text = short_text(stmt_list.syntax(), body_range, longest_stub);
+        for stub in stubs {
+            if body_text.as_deref() != Some(stub.as_str()) {
                 let description = format!(
                     "replace {}{}{} with {stub}",
                     entered.function_name,
@@ -444,15 +442,40 @@ fn is_insignificant(token: &SyntaxToken) -> bool {
 }
 
 fn trimmed_range(node: &SyntaxNode) -> TextRange {
-    let mut tokens = node
+    let range = node.text_range();
+    let inside = |token: &SyntaxToken| range.contains_range(token.text_range());
+    let first = std::iter::successors(node.first_token(), SyntaxToken::next_token)
+        .take_while(inside)
+        .find(|token| !is_insignificant(token));
+    let last = std::iter::successors(node.last_token(), SyntaxToken::prev_token)
+        .take_while(inside)
+        .find(|token| !is_insignificant(token));
+    match (first, last) {
+        (Some(first), Some(last)) => {
+            TextRange::new(first.text_range().start(), last.text_range().end())
+        }
+        _ => range,
+    }
+}
+
+/// The rendered tokens of `range` inside `node`, or `None` when their text
+/// is longer than `max_len`: rendering only adds spaces, so such a body
+/// cannot equal a stub of at most `max_len` chars.
+fn short_text(node: &SyntaxNode, range: TextRange, max_len: usize) -> Option<String> {
+    let mut len = 0;
+    let mut tokens = Vec::new();
+    for token in node
         .descendants_with_tokens()
         .filter_map(NodeOrToken::into_token)
-        .filter(|token| !is_insignificant(token));
-    let Some(first) = tokens.next() else {
-        return node.text_range();
-    };
-    let last = tokens.last().unwrap_or_else(|| first.clone());
-    TextRange::new(first.text_range().start(), last.text_range().end())
+        .filter(|token| range.contains_range(token.text_range()) && !token.kind().is_trivia())
+    {
+        len += token.text().len();
+        if len > max_len {
+            return None;
+        }
+        tokens.push(token);
+    }
+    Some(pretty::tokens(tokens))
 }
 
 /// The next significant token after a node.

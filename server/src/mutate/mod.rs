@@ -3,6 +3,7 @@
 //! The interface to `ra_ap_syntax` is localised in this module tree.
 
 mod attrs;
+mod diff;
 mod discover;
 mod operators;
 mod pretty;
@@ -116,13 +117,13 @@ impl Mutant {
 
     /// A unified diff from the original file to the mutated one.
     pub fn diff(&self) -> String {
-        let code = &self.source_file.code;
-        let mutated = self.mutated_code();
-        similar::TextDiff::from_lines(&**code, &mutated)
-            .unified_diff()
-            .context_radius(8)
-            .header(&self.source_file.path, &self.description.replace('\n', " "))
-            .to_string()
+        diff::unified_diff(
+            &self.source_file.path,
+            &self.description.replace('\n', " "),
+            &self.source_file.code,
+            self.range.clone(),
+            &format!("{} {MUTATION_MARKER}", self.replacement),
+        )
     }
 }
 
