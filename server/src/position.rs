@@ -4,7 +4,7 @@
 //! 1-based lines and 1-based *char* columns; LSP uses 0-based lines and UTF-16
 //! columns. Every conversion between these goes through [`SourceIndex`].
 
-use line_index::{LineCol as RawLineCol, LineIndex, TextSize, WideEncoding, WideLineCol};
+use line_index::{LineIndex, TextSize, WideEncoding, WideLineCol};
 use serde::{Deserialize, Serialize};
 
 /// A 1-based line and 1-based char column, as in cargo-mutants' names and JSON.
@@ -40,19 +40,25 @@ impl SourceIndex {
         }
     }
 
-    fn raw(&self, offset: usize) -> RawLineCol {
-        self.line_index.line_col(TextSize::from(offset as u32))
+    fn wide(&self, encoding: WideEncoding, offset: usize) -> WideLineCol {
+        let raw = self.line_index.line_col(TextSize::from(offset as u32));
+        self.line_index
+            .to_wide(encoding, raw)
+            .expect("offset is inside the text")
+    }
+
+    fn offset_of_wide(&self, encoding: WideEncoding, wide: WideLineCol) -> Option<usize> {
+        let raw = self.line_index.to_utf8(encoding, wide)?;
+        self.line_index
+            .offset(raw)
+            .map(|size| u32::from(size) as usize)
     }
 
     /// The 1-based line and char column of a byte offset.
     pub fn line_column(&self, offset: usize) -> LineColumn {
-        let raw = self.raw(offset);
-        let wide = self
-            .line_index
-            .to_wide(WideEncoding::Utf32, raw)
-            .expect("offset is inside the text");
+        let wide = self.wide(WideEncoding::Utf32, offset);
         LineColumn {
-            line: raw.line as usize + 1,
+            line: wide.line as usize + 1,
             column: wide.col as usize + 1,
         }
     }
@@ -70,19 +76,12 @@ impl SourceIndex {
             line: u32::try_from(line_column.line.checked_sub(1)?).ok()?,
             col: u32::try_from(line_column.column.checked_sub(1)?).ok()?,
         };
-        let raw = self.line_index.to_utf8(WideEncoding::Utf32, wide)?;
-        self.line_index
-            .offset(raw)
-            .map(|size| u32::from(size) as usize)
+        self.offset_of_wide(WideEncoding::Utf32, wide)
     }
 
     /// The LSP position of a byte offset.
     pub fn utf16_position(&self, offset: usize) -> Utf16Position {
-        let raw = self.raw(offset);
-        let wide = self
-            .line_index
-            .to_wide(WideEncoding::Utf16, raw)
-            .expect("offset is inside the text");
+        let wide = self.wide(WideEncoding::Utf16, offset);
         Utf16Position {
             line: wide.line,
             character: wide.col,
@@ -95,10 +94,7 @@ impl SourceIndex {
             line: position.line,
             col: position.character,
         };
-        let raw = self.line_index.to_utf8(WideEncoding::Utf16, wide)?;
-        self.line_index
-            .offset(raw)
-            .map(|size| u32::from(size) as usize)
+        self.offset_of_wide(WideEncoding::Utf16, wide)
     }
 }
 
