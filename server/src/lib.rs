@@ -6,6 +6,7 @@
 pub mod config;
 pub mod exit_code;
 pub mod filter;
+pub mod lab;
 pub mod list;
 pub mod mutate;
 pub mod options;

@@ -1,0 +1,178 @@
+//! Scratch trees: copies of the workspace in which mutants are applied. The
+//! user's tree is only ever read.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+/// Directory names never copied: build output, version control, and the
+/// output of earlier runs.
+const NEVER_COPIED: &[&str] = &[
+    "target",
+    ".git",
+    ".hg",
+    ".svn",
+    ".bzr",
+    ".jj",
+    ".pijul",
+    "_darcs",
+    "mutants.out",
+    "mutants.out.old",
+];
+
+/// A copy of a source tree in a temporary directory, deleted on drop.
+#[derive(Debug)]
+pub struct ScratchTree {
+    dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl ScratchTree {
+    /// Copies the tree at `source` (a workspace root), leaving out what
+    /// `.gitignore` files ignore and the directories in `NEVER_COPIED`.
+    pub fn copy_from(source: &Path) -> Result<ScratchTree> {
+        let name = source
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "workspace".to_owned());
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("mutiny-{name}-"))
+            .tempdir()
+            .context("cannot create a scratch directory")?;
+        let root = dir.path().join(&name);
+        std::fs::create_dir(&root)?;
+        let walk = ignore::WalkBuilder::new(source)
+            .hidden(false)
+            .git_ignore(true)
+            .git_exclude(false)
+            .git_global(false)
+            .require_git(false)
+            .parents(false)
+            .filter_entry(|entry| {
+                !(entry.file_type().is_some_and(|t| t.is_dir())
+                    && NEVER_COPIED.contains(&entry.file_name().to_string_lossy().as_ref()))
+            })
+            .build();
+        for entry in walk {
+            let entry = entry.with_context(|| format!("cannot list {}", source.display()))?;
+            let relative = entry
+                .path()
+                .strip_prefix(source)
+                .expect("walk stays under its root");
+            if relative.as_os_str().is_empty() {
+                continue;
+            }
+            let target = root.join(relative);
+            let file_type = entry.file_type().context("entry has a file type")?;
+            if file_type.is_dir() {
+                std::fs::create_dir_all(&target)?;
+            } else if file_type.is_file() {
+                std::fs::copy(entry.path(), &target)
+                    .with_context(|| format!("cannot copy {}", entry.path().display()))?;
+            } else if file_type.is_symlink() {
+                copy_symlink(entry.path(), &target)?;
+            }
+        }
+        Ok(ScratchTree { dir, root })
+    }
+
+    /// The copy's root, corresponding to the source tree's root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Deletes the copy now, reporting failure (dropping also deletes it).
+    pub fn delete(self) -> Result<()> {
+        self.dir.close().context("cannot delete the scratch tree")
+    }
+}
+
+#[cfg(unix)]
+fn copy_symlink(from: &Path, to: &Path) -> Result<()> {
+    let target = std::fs::read_link(from)?;
+    std::os::unix::fs::symlink(target, to)?;
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn copy_symlink(from: &Path, to: &Path) -> Result<()> {
+    std::fs::copy(from, to)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use super::ScratchTree;
+
+    fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+        let mut out = BTreeMap::new();
+        let mut stack = vec![root.to_owned()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let relative = path
+                        .strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    out.insert(relative, std::fs::read(&path).unwrap());
+                }
+            }
+        }
+        out
+    }
+
+    fn write(root: &Path, path: &str, text: &str) {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn copy_leaves_out_build_output_vcs_and_ignored_files() {
+        let source = tempfile::tempdir().unwrap();
+        let root = source.path();
+        write(root, "Cargo.toml", "[package]\nname = \"x\"\n");
+        write(root, "src/lib.rs", "pub fn f() {}\n");
+        write(root, ".cargo/mutants.toml", "exclude_re = []\n");
+        write(root, ".gitignore", "*.log\nscratch/\n");
+        write(root, "debug.log", "noise");
+        write(root, "scratch/tmp.rs", "noise");
+        write(root, "target/debug/x", "binary");
+        write(root, ".git/HEAD", "ref: refs/heads/main");
+        write(root, "mutants.out/outcomes.json", "{}");
+        let before = files(root);
+
+        let scratch = ScratchTree::copy_from(root).unwrap();
+        let copied: Vec<String> = files(scratch.root()).into_keys().collect();
+        assert_eq!(
+            copied,
+            [
+                ".cargo/mutants.toml",
+                ".gitignore",
+                "Cargo.toml",
+                "src/lib.rs"
+            ]
+        );
+        assert_eq!(files(root), before, "the source tree is unchanged");
+
+        let scratch_dir = scratch.root().to_owned();
+        scratch.delete().unwrap();
+        assert!(!scratch_dir.exists());
+    }
+
+    #[test]
+    fn copied_files_are_byte_identical() {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/modules");
+        let scratch = ScratchTree::copy_from(&source).unwrap();
+        let mut expected = files(&source);
+        expected.retain(|path, _| !path.starts_with("target/"));
+        assert_eq!(files(scratch.root()), expected);
+    }
+}
