@@ -35,6 +35,17 @@ fn assert_ok(output: &Output) {
     assert!(output.status.success(), "mutiny failed: {}", stderr(output));
 }
 
+/// Asserts a usage-error exit (1) whose message holds every needle and no panic.
+#[track_caller]
+fn assert_clear_error(output: &Output, needles: &[&str]) {
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(output));
+    let message = stderr(output);
+    for needle in needles {
+        assert!(message.contains(needle), "{needle:?} in {message}");
+    }
+    assert!(!message.contains("panicked"), "{message}");
+}
+
 #[test]
 fn list_example_crate_names() {
     let output = list(&fixture("example"), &[]);
@@ -121,12 +132,9 @@ fn list_selects_packages_like_cargo() {
         ["crates/app/src/main.rs"],
         "a directory inside a package selects that package"
     );
-    let unknown = list(&root, &["-p", "nope"]);
-    assert_eq!(unknown.status.code(), Some(1));
-    assert!(
-        stderr(&unknown).contains("no package named \"nope\""),
-        "{}",
-        stderr(&unknown)
+    assert_clear_error(
+        &list(&root, &["-p", "nope"]),
+        &["no package named \"nope\""],
     );
 }
 
@@ -156,11 +164,7 @@ fn list_filters_files_and_names() {
 #[test]
 fn list_bad_config_names_the_key() {
     let output = list(&fixture("bad_config"), &[]);
-    assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
-    assert!(message.contains("mutants.toml"), "{message}");
-    assert!(message.contains("examine_regex"), "{message}");
-    assert!(!message.contains("panicked"), "{message}");
+    assert_clear_error(&output, &["mutants.toml", "examine_regex"]);
 }
 
 #[test]
@@ -175,20 +179,9 @@ fn list_file_with_syntax_errors_warns_and_lists_intact_functions() {
 #[test]
 fn list_outside_a_cargo_workspace_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
-    let output = list(dir.path(), &[]);
-    assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
-    assert!(message.contains("is not in a cargo workspace"), "{message}");
-    assert!(!message.contains("panicked"), "{message}");
-
+    assert_clear_error(&list(dir.path(), &[]), &["is not in a cargo workspace"]);
     let missing = dir.path().join("no-such-dir");
-    let output = list(&missing, &[]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("is not a directory"),
-        "{}",
-        stderr(&output)
-    );
+    assert_clear_error(&list(&missing, &[]), &["is not a directory"]);
 }
 
 #[test]
@@ -206,12 +199,5 @@ fn list_non_utf8_source_is_a_clear_error() {
         b"// caf\xe9\nfn f() -> bool { true }\n",
     )
     .unwrap();
-    let output = list(dir.path(), &[]);
-    assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
-    assert!(
-        message.contains("src/latin1.rs") && message.contains("UTF-8"),
-        "{message}"
-    );
-    assert!(!message.contains("panicked"), "{message}");
+    assert_clear_error(&list(dir.path(), &[]), &["src/latin1.rs", "UTF-8"]);
 }

@@ -103,16 +103,20 @@ impl Mutant {
         &self.source_file.code[self.range.clone()]
     }
 
+    /// What takes the place of the original text: the replacement and the marker.
+    fn inserted_text(&self) -> String {
+        format!("{} {MUTATION_MARKER}", self.replacement)
+    }
+
     /// The whole file with this mutant applied.
     pub fn mutated_code(&self) -> String {
         let code = &self.source_file.code;
-        let mut mutated = String::with_capacity(code.len() + self.replacement.len() + 32);
-        mutated.push_str(&code[..self.range.start]);
-        mutated.push_str(&self.replacement);
-        mutated.push(' ');
-        mutated.push_str(MUTATION_MARKER);
-        mutated.push_str(&code[self.range.end..]);
-        mutated
+        [
+            &code[..self.range.start],
+            &self.inserted_text(),
+            &code[self.range.end..],
+        ]
+        .concat()
     }
 
     /// A unified diff from the original file to the mutated one.
@@ -122,7 +126,7 @@ impl Mutant {
             &self.description.replace('\n', " "),
             &self.source_file.code,
             self.range.clone(),
-            &format!("{} {MUTATION_MARKER}", self.replacement),
+            &self.inserted_text(),
         )
     }
 }
