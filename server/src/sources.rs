@@ -105,15 +105,15 @@ fn resolve_module(
         child.span.start.line, child.span.start.column
     );
     for candidate in &candidates {
-        if candidate.split('/').any(|part| part == "..") && !stays_inside(candidate) {
+        let Some(path) = normalize(candidate) else {
             return Err(format!(
                 "{location}: module `{}` is outside the workspace ({candidate}); not mutated",
                 child.name
             ));
-        }
-        if root.join(candidate).is_file() {
+        };
+        if root.join(&path).is_file() {
             let owns = child.path_attribute.is_some() || candidate.ends_with("/mod.rs");
-            return Ok((normalize(candidate), owns));
+            return Ok((path, owns));
         }
     }
     Err(format!(
@@ -166,39 +166,25 @@ fn join(dir: &str, rest: &str) -> String {
     }
 }
 
-/// Folds `a/../b` into `b`, so one file has one name.
-fn normalize(path: &str) -> String {
+/// Folds `a/../b` into `b`, so one file has one name; `None` when the path
+/// climbs above the workspace root.
+fn normalize(path: &str) -> Option<String> {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
             "" | "." => (),
             ".." => {
-                parts.pop();
+                parts.pop()?;
             }
             part => parts.push(part),
         }
     }
-    parts.join("/")
-}
-
-fn stays_inside(path: &str) -> bool {
-    let mut depth: i32 = 0;
-    for part in path.split('/') {
-        match part {
-            "" | "." => (),
-            ".." => depth -= 1,
-            _ => depth += 1,
-        }
-        if depth < 0 {
-            return false;
-        }
-    }
-    true
+    Some(parts.join("/"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::module_candidates;
+    use super::{module_candidates, normalize};
     use crate::mutate::{ModuleName, ModuleRef};
     use crate::position::{LineColumn, Span};
 
@@ -261,5 +247,12 @@ mod tests {
             ),
             ["src/elsewhere/x.rs", "src/elsewhere/x/mod.rs"]
         );
+    }
+
+    #[test]
+    fn normalized_paths_fold_parent_steps_and_refuse_to_leave_the_root() {
+        assert_eq!(normalize("src/a/../b.rs").as_deref(), Some("src/b.rs"));
+        assert_eq!(normalize("src/./b.rs").as_deref(), Some("src/b.rs"));
+        assert_eq!(normalize("src/../../outside.rs"), None);
     }
 }

@@ -167,8 +167,9 @@ impl Walker<'_> {
         }
         self.namespace.push(name.text().to_string());
         let range = trimmed_range(function.syntax());
-        let return_type = function
-            .ret_type()
+        let ret = function.ret_type();
+        let return_type = ret
+            .as_ref()
             .map(|ret| pretty::node(ret.syntax()))
             .unwrap_or_default();
         let entered = Arc::new(Function {
@@ -179,7 +180,7 @@ impl Walker<'_> {
         self.functions.push(Arc::clone(&entered));
 
         let body_range = TextRange::new(trimmed_range(first).start(), trimmed_range(last).end());
-        let ret_type = function.ret_type().and_then(|ret| ret.ty());
+        let ret_type = ret.and_then(|ret| ret.ty());
         let stubs = stub::return_type_stubs(ret_type.as_ref(), &self.options.error_values);
         let longest_stub = stubs.iter().map(String::len).max().unwrap_or(0);
         let body_text = short_text(stmt_list.syntax(), body_range, longest_stub);
@@ -480,14 +481,8 @@ fn short_text(node: &SyntaxNode, range: TextRange, max_len: usize) -> Option<Str
 
 /// The next significant token after a node.
 fn next_token(node: &SyntaxNode) -> Option<SyntaxToken> {
-    let mut token = node.last_token()?.next_token();
-    while let Some(t) = token {
-        if !t.kind().is_trivia() {
-            return Some(t);
-        }
-        token = t.next_token();
-    }
-    None
+    std::iter::successors(node.last_token()?.next_token(), SyntaxToken::next_token)
+        .find(|token| !token.kind().is_trivia())
 }
 
 fn path_attribute(module: &ast::Module) -> Option<String> {
