@@ -4,12 +4,17 @@
 //! server call it. See docs/ARCHITECTURE.md for the map.
 
 pub mod config;
+pub mod console;
 pub mod exit_code;
 pub mod filter;
+pub mod in_diff;
 pub mod lab;
 pub mod list;
 pub mod mutate;
 pub mod options;
+pub mod outcome;
+pub mod output;
 pub mod position;
+pub mod shard;
 pub mod sources;
 pub mod workspace;

@@ -15,11 +15,20 @@ pub struct MutantJson<'a> {
     pub span: Span,
     pub replacement: &'a str,
     pub genre: Genre,
-    pub diff: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
 }
 
 impl<'a> MutantJson<'a> {
     pub fn new(mutant: &'a Mutant) -> MutantJson<'a> {
+        MutantJson {
+            diff: Some(mutant.diff()),
+            ..MutantJson::without_diff(mutant)
+        }
+    }
+
+    /// As `outcomes.json` describes a mutant: everything but the diff.
+    pub fn without_diff(mutant: &'a Mutant) -> MutantJson<'a> {
         MutantJson {
             name: &mutant.name,
             package: &mutant.source_file.package,
@@ -28,13 +37,16 @@ impl<'a> MutantJson<'a> {
             span: mutant.span,
             replacement: &mutant.replacement,
             genre: mutant.genre,
-            diff: mutant.diff(),
+            diff: None,
         }
     }
 }
 
-pub fn to_json(mutants: &[Mutant]) -> String {
-    let list: Vec<MutantJson> = mutants.iter().map(MutantJson::new).collect();
+pub fn to_json<M: std::borrow::Borrow<Mutant>>(mutants: &[M]) -> String {
+    let list: Vec<MutantJson> = mutants
+        .iter()
+        .map(|m| MutantJson::new(m.borrow()))
+        .collect();
     serde_json::to_string_pretty(&list).expect("mutants serialize")
 }
 

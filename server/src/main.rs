@@ -10,9 +10,15 @@ use mutiny::config::Config;
 use mutiny::exit_code;
 use mutiny::filter::FilterPatterns;
 use mutiny::list;
+use mutiny::mutate::Mutant;
 use mutiny::options::{Options, SelectionArgs};
 use mutiny::sources;
 use mutiny::workspace::{PackageSelection, Workspace};
+
+mod cli {
+    pub mod run;
+}
+use cli::run;
 
 /// Mutation testing for Rust, in the editor and in CI.
 #[derive(Parser, Debug)]
@@ -26,6 +32,9 @@ struct Cli {
 enum Command {
     /// List the mutants of a workspace without testing them.
     List(ListArgs),
+    /// Test the mutants of a workspace: build and test each in a scratch
+    /// copy, report the ones the tests miss, and write mutants.out/.
+    Run(Box<run::RunArgs>),
 }
 
 #[derive(Args, Debug)]
@@ -42,7 +51,7 @@ struct ListArgs {
 
 /// Choosing the workspace, packages, files and mutants.
 #[derive(Args, Debug)]
-struct SelectArgs {
+pub struct SelectArgs {
     /// Start in this directory instead of the current one.
     #[arg(short = 'd', long = "dir", value_name = "DIR")]
     dir: Option<PathBuf>,
@@ -79,6 +88,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::List(args) => list_command(&args),
+        Command::Run(args) => run::run_command(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
@@ -90,7 +100,26 @@ fn main() -> ExitCode {
 }
 
 fn list_command(args: &ListArgs) -> Result<i32> {
-    let select = &args.select;
+    let selected = select_mutants(&args.select)?;
+    let output = if args.json {
+        list::to_json(&selected.mutants) + "\n"
+    } else {
+        list::to_text(&selected.mutants, args.diff)
+    };
+    write_stdout(&output)?;
+    Ok(exit_code::SUCCESS)
+}
+
+/// The workspace, its config and the mutants the selection flags choose.
+pub struct Selected {
+    pub workspace: Workspace,
+    pub config: Config,
+    pub mutants: Vec<Mutant>,
+}
+
+/// Finds the workspace and generates the selected mutants, printing
+/// generation warnings to stderr.
+pub fn select_mutants(select: &SelectArgs) -> Result<Selected> {
     let start_dir = match &select.dir {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()?,
@@ -121,17 +150,15 @@ fn list_command(args: &ListArgs) -> Result<i32> {
     for warning in &discovered.warnings {
         eprintln!("warning: {warning}");
     }
-    let output = if args.json {
-        list::to_json(&discovered.mutants) + "\n"
-    } else {
-        list::to_text(&discovered.mutants, args.diff)
-    };
-    write_stdout(&output)?;
-    Ok(exit_code::SUCCESS)
+    Ok(Selected {
+        workspace,
+        config,
+        mutants: discovered.mutants,
+    })
 }
 
 /// Writes to stdout; a reader that went away (`| head`) is not an error.
-fn write_stdout(text: &str) -> Result<()> {
+pub fn write_stdout(text: &str) -> Result<()> {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     match stdout

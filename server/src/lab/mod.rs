@@ -1,4 +1,405 @@
 //! The lab: where mutants are built and tested, always in scratch copies of
-//! the user's tree. This is the start of it: the scratch trees.
+//! the user's tree, by a pool of jobs that each keep a warm tree.
+//!
+//! A `Lab` copies the workspace once (the baseline tree), runs the baseline
+//! there, then gives each job its own copy of that tree with the baseline's
+//! build output, so every job's first mutant build is incremental. Results
+//! stream to the caller as `Event`s; the lab prints nothing.
 
+pub mod cargo;
+mod manifest;
+mod process;
 pub mod scratch;
+mod timeouts;
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::mutate::Mutant;
+use crate::outcome::{Phase, PhaseResult, Scenario, ScenarioOutcome};
+use crate::workspace::Workspace;
+use cargo::{CargoOptions, PackageArgs, TestScope};
+use process::Ended;
+use scratch::ScratchTree;
+pub use timeouts::Timeouts;
+
+/// A flag that stops a run: jobs stop taking mutants and running commands
+/// are killed with their process groups. Clones share the flag.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel {
+    flag: Arc<AtomicBool>,
+    parent: Option<Arc<AtomicBool>>,
+}
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+            || self
+                .parent
+                .as_ref()
+                .is_some_and(|p| p.load(Ordering::SeqCst))
+    }
+
+    /// A flag of its own that is also set whenever this one is.
+    fn child(&self) -> Cancel {
+        Cancel {
+            flag: Arc::new(AtomicBool::new(false)),
+            parent: Some(self.flag.clone()),
+        }
+    }
+}
+
+/// Whether to test the unmutated tree first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BaselineMode {
+    #[default]
+    Run,
+    /// The user vouches that the tests pass.
+    Skip,
+}
+
+#[derive(Debug, Clone)]
+pub struct LabOptions {
+    /// Parallel jobs, each with its own scratch tree.
+    pub jobs: usize,
+    pub cargo: CargoOptions,
+    pub test_scope: TestScope,
+    pub timeouts: Timeouts,
+    pub baseline: BaselineMode,
+    /// Where each scenario's log goes (`baseline.log`, one per mutant).
+    pub log_dir: PathBuf,
+}
+
+/// What the lab reports as it goes.
+#[derive(Debug, Clone)]
+pub enum Event {
+    BaselineStarted,
+    BaselineFinished(ScenarioOutcome),
+    /// The test timeout now in force.
+    TestTimeout(Duration),
+    MutantStarted {
+        index: usize,
+        job: usize,
+    },
+    MutantFinished(ScenarioOutcome),
+}
+
+/// The default number of jobs: half the CPUs (each build is itself
+/// parallel), at least one.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().div_ceil(2))
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Scratch trees and what is known about them.
+pub struct Lab {
+    options: LabOptions,
+    /// `name@version` for each package name of the workspace.
+    package_specs: HashMap<String, String>,
+    /// Job 0's tree is the baseline tree; the others are copies of it.
+    trees: Vec<ScratchTree>,
+    test_timeout: Option<Duration>,
+}
+
+impl Lab {
+    /// Copies the workspace into the baseline scratch tree.
+    pub fn new(workspace: &Workspace, options: LabOptions) -> Result<Lab> {
+        std::fs::create_dir_all(&options.log_dir)
+            .with_context(|| format!("cannot create {}", options.log_dir.display()))?;
+        let package_specs = workspace
+            .packages
+            .iter()
+            .map(|p| (p.name.clone(), format!("{}@{}", p.name, p.version)))
+            .collect();
+        let tree = ScratchTree::copy_from(&workspace.root)?;
+        Ok(Lab {
+            options,
+            package_specs,
+            trees: vec![tree],
+            test_timeout: None,
+        })
+    }
+
+    /// The test timeout: explicit, or derived from the baseline once it ran.
+    pub fn test_timeout(&self) -> Duration {
+        self.test_timeout
+            .unwrap_or_else(|| self.options.timeouts.test_timeout(None))
+    }
+
+    /// Builds and tests the unmutated tree for the packages of `mutants`,
+    /// and sets the test timeout from how long the tests took.
+    pub fn baseline(
+        &mut self,
+        mutants: &[Arc<Mutant>],
+        cancel: &Cancel,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Option<ScenarioOutcome>> {
+        on_event(&Event::BaselineStarted);
+        let packages = self.baseline_packages(mutants);
+        let log_path = self.options.log_dir.join("baseline.log");
+        let tree = &self.trees[0];
+        let Some(outcome) = run_scenario(
+            tree.root(),
+            Scenario::Baseline,
+            &packages,
+            &log_path,
+            &self.options,
+            None,
+            cancel,
+        )?
+        else {
+            return Ok(None);
+        };
+        on_event(&Event::BaselineFinished(outcome.clone()));
+        if outcome.success() {
+            let test_duration = outcome.duration(Phase::Test);
+            let timeout = self.options.timeouts.test_timeout(test_duration);
+            self.test_timeout = Some(timeout);
+            on_event(&Event::TestTimeout(timeout));
+        }
+        Ok(Some(outcome))
+    }
+
+    /// Tests `mutants` on the job pool, streaming events; returns the
+    /// outcomes in the order they finished. A cancelled run returns what
+    /// finished before the cancellation.
+    pub fn test(
+        &mut self,
+        mutants: &[Arc<Mutant>],
+        cancel: &Cancel,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Vec<ScenarioOutcome>> {
+        let jobs = self.options.jobs.max(1).min(mutants.len());
+        while self.trees.len() < jobs {
+            let copy = self.trees[0].duplicate()?;
+            self.trees.push(copy);
+        }
+        let test_timeout = self.test_timeout();
+        if self.test_timeout.is_none() {
+            on_event(&Event::TestTimeout(test_timeout));
+        }
+        let log_paths: Vec<PathBuf> = log_stems(mutants)
+            .into_iter()
+            .map(|stem| self.options.log_dir.join(format!("{stem}.log")))
+            .collect();
+        let stop = cancel.child();
+        let next = AtomicUsize::new(0);
+        let (sender, receiver) = mpsc::channel::<Result<Event>>();
+        let mut outcomes = Vec::with_capacity(mutants.len());
+        std::thread::scope(|scope| -> Result<()> {
+            for (job, tree) in self.trees.iter().take(jobs).enumerate() {
+                let worker = Worker {
+                    job,
+                    tree,
+                    lab: &*self,
+                    mutants,
+                    log_paths: &log_paths,
+                    next: &next,
+                    stop: &stop,
+                    test_timeout,
+                };
+                let sender = sender.clone();
+                scope.spawn(move || {
+                    if let Err(err) = worker.run(&sender) {
+                        worker.stop.cancel();
+                        let _ = sender.send(Err(err));
+                    }
+                });
+            }
+            drop(sender);
+            let mut first_error = None;
+            for event in receiver {
+                match event {
+                    Ok(event) => {
+                        if let Event::MutantFinished(outcome) = &event {
+                            outcomes.push(outcome.clone());
+                        }
+                        on_event(&event);
+                    }
+                    Err(err) => {
+                        first_error.get_or_insert(err);
+                    }
+                }
+            }
+            first_error.map_or(Ok(()), Err)
+        })?;
+        Ok(outcomes)
+    }
+
+    fn baseline_packages(&self, mutants: &[Arc<Mutant>]) -> PackageArgs {
+        match &self.options.test_scope {
+            TestScope::Mutated => {
+                let names: BTreeSet<&str> = mutants
+                    .iter()
+                    .map(|m| m.source_file.package.as_str())
+                    .collect();
+                PackageArgs::Specs(names.into_iter().map(|n| self.spec(n)).collect())
+            }
+            scope => self.scope_packages(scope, ""),
+        }
+    }
+
+    fn mutant_packages(&self, mutant: &Mutant) -> PackageArgs {
+        self.scope_packages(&self.options.test_scope, &mutant.source_file.package)
+    }
+
+    fn scope_packages(&self, scope: &TestScope, mutated: &str) -> PackageArgs {
+        match scope {
+            TestScope::Mutated => PackageArgs::Specs(vec![self.spec(mutated)]),
+            TestScope::Workspace => PackageArgs::Workspace,
+            TestScope::Packages(names) => {
+                PackageArgs::Specs(names.iter().map(|n| self.spec(n)).collect())
+            }
+        }
+    }
+
+    fn spec(&self, name: &str) -> String {
+        self.package_specs
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| name.to_owned())
+    }
+}
+
+/// One job: takes the next mutant, applies it in its own tree, builds and
+/// tests, restores the file.
+struct Worker<'a> {
+    job: usize,
+    tree: &'a ScratchTree,
+    lab: &'a Lab,
+    mutants: &'a [Arc<Mutant>],
+    log_paths: &'a [PathBuf],
+    next: &'a AtomicUsize,
+    stop: &'a Cancel,
+    test_timeout: Duration,
+}
+
+impl Worker<'_> {
+    fn run(&self, sender: &mpsc::Sender<Result<Event>>) -> Result<()> {
+        loop {
+            if self.stop.is_cancelled() {
+                return Ok(());
+            }
+            let index = self.next.fetch_add(1, Ordering::SeqCst);
+            let Some(mutant) = self.mutants.get(index) else {
+                return Ok(());
+            };
+            let _ = sender.send(Ok(Event::MutantStarted {
+                index,
+                job: self.job,
+            }));
+            let path = self.tree.root().join(&mutant.source_file.path);
+            std::fs::write(&path, mutant.mutated_code())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let result = run_scenario(
+                self.tree.root(),
+                Scenario::Mutant {
+                    index,
+                    mutant: mutant.clone(),
+                },
+                &self.lab.mutant_packages(mutant),
+                &self.log_paths[index],
+                &self.lab.options,
+                Some(self.test_timeout),
+                self.stop,
+            );
+            std::fs::write(&path, mutant.source_file.code.as_bytes())
+                .with_context(|| format!("cannot restore {}", path.display()))?;
+            match result? {
+                Some(outcome) => {
+                    let _ = sender.send(Ok(Event::MutantFinished(outcome)));
+                }
+                None => return Ok(()),
+            }
+        }
+    }
+}
+
+/// Builds then tests one scenario in the tree at `root`, logging to
+/// `log_path`. `None` when cancelled.
+fn run_scenario(
+    root: &Path,
+    scenario: Scenario,
+    packages: &PackageArgs,
+    log_path: &Path,
+    options: &LabOptions,
+    test_timeout: Option<Duration>,
+    cancel: &Cancel,
+) -> Result<Option<ScenarioOutcome>> {
+    let mut log =
+        File::create(log_path).with_context(|| format!("cannot create {}", log_path.display()))?;
+    if let Some(mutant) = scenario.mutant() {
+        use std::io::Write;
+        writeln!(
+            log,
+            "*** {}\n\n*** mutation diff:\n{}",
+            mutant.name,
+            mutant.diff()
+        )?;
+    }
+    let env = cargo::env(root, &options.cargo);
+    let mut phase_results = Vec::new();
+    for (phase, timeout) in [
+        (Phase::Build, options.timeouts.build),
+        (Phase::Test, test_timeout),
+    ] {
+        let argv = cargo::argv(phase, packages, &options.cargo);
+        let start = Instant::now();
+        let process_status = match process::run(&argv, &env, root, &mut log, timeout, cancel)? {
+            Ended::Status(status) => status,
+            Ended::Cancelled => return Ok(None),
+        };
+        phase_results.push(PhaseResult {
+            phase,
+            duration: start.elapsed(),
+            process_status,
+            argv,
+        });
+        if !process_status.is_success() {
+            break;
+        }
+    }
+    Ok(Some(ScenarioOutcome {
+        scenario,
+        log_path: log_path.to_owned(),
+        phase_results,
+    }))
+}
+
+/// File-name stems for each mutant's log and diff, as cargo-mutants names
+/// them: `src__lib.rs_line_17_col_9`, then `_001`, `_002` for mutants at
+/// the same place.
+pub fn log_stems(mutants: &[Arc<Mutant>]) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    mutants
+        .iter()
+        .map(|mutant| {
+            let base = format!(
+                "{}_line_{}_col_{}",
+                mutant.source_file.path.replace('/', "__"),
+                mutant.span.start.line,
+                mutant.span.start.column
+            );
+            let count = seen.entry(base.clone()).or_insert(0);
+            let stem = if *count == 0 {
+                base
+            } else {
+                format!("{base}_{count:03}")
+            };
+            *count += 1;
+            stem
+        })
+        .collect()
+}

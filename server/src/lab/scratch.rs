@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use super::manifest;
+
 /// Directory names never copied: build output, version control, and the
 /// output of earlier runs.
 const NEVER_COPIED: &[&str] = &[
@@ -30,17 +32,11 @@ pub struct ScratchTree {
 impl ScratchTree {
     /// Copies the tree at `source` (a workspace root), leaving out what
     /// `.gitignore` files ignore and the directories in `NEVER_COPIED`.
+    /// Relative path dependencies that point outside the tree are rewritten
+    /// to absolute paths in the copy so that it still builds.
     pub fn copy_from(source: &Path) -> Result<ScratchTree> {
-        let name = source
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "workspace".to_owned());
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("mutiny-{name}-"))
-            .tempdir()
-            .context("cannot create a scratch directory")?;
-        let root = dir.path().join(&name);
-        std::fs::create_dir(&root)?;
+        let (dir, root) = new_scratch_dir(source)?;
+        let mut manifests = Vec::new();
         let walk = ignore::WalkBuilder::new(source)
             .hidden(false)
             .git_ignore(true)
@@ -64,13 +60,35 @@ impl ScratchTree {
             }
             let target = root.join(relative);
             let file_type = entry.file_type().context("entry has a file type")?;
-            if file_type.is_dir() {
-                std::fs::create_dir_all(&target)?;
-            } else if file_type.is_file() {
-                std::fs::copy(entry.path(), &target)
-                    .with_context(|| format!("cannot copy {}", entry.path().display()))?;
-            } else if file_type.is_symlink() {
-                copy_symlink(entry.path(), &target)?;
+            if file_type.is_file() && entry.file_name() == "Cargo.toml" {
+                manifests.push(relative.to_owned());
+            }
+            copy_entry(entry.path(), &target, file_type)?;
+        }
+        for relative in manifests {
+            manifest::fix_path_dependencies(source, &root, &relative)?;
+        }
+        Ok(ScratchTree { dir, root })
+    }
+
+    /// Copies this scratch tree, build output included, into a new one. The
+    /// copy keeps modification times, so cargo finds the copied build fresh
+    /// and the new tree's first build is incremental.
+    pub fn duplicate(&self) -> Result<ScratchTree> {
+        let (dir, root) = new_scratch_dir(&self.root)?;
+        let mut stack = vec![self.root.clone()];
+        while let Some(from_dir) = stack.pop() {
+            let entries = std::fs::read_dir(&from_dir)
+                .with_context(|| format!("cannot list {}", from_dir.display()))?;
+            for entry in entries {
+                let entry = entry?;
+                let from = entry.path();
+                let relative = from.strip_prefix(&self.root).expect("under the root");
+                let file_type = entry.file_type()?;
+                copy_entry(&from, &root.join(relative), file_type)?;
+                if file_type.is_dir() {
+                    stack.push(from);
+                }
             }
         }
         Ok(ScratchTree { dir, root })
@@ -85,6 +103,41 @@ impl ScratchTree {
     pub fn delete(self) -> Result<()> {
         self.dir.close().context("cannot delete the scratch tree")
     }
+}
+
+/// A fresh temporary directory holding an empty folder named like `source`.
+fn new_scratch_dir(source: &Path) -> Result<(tempfile::TempDir, PathBuf)> {
+    let name = source
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "workspace".to_owned());
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("mutiny-{name}-"))
+        .tempdir()
+        .context("cannot create a scratch directory")?;
+    let root = dir.path().join(&name);
+    std::fs::create_dir(&root)?;
+    Ok((dir, root))
+}
+
+/// Copies one file, symlink or (empty) directory, keeping a file's
+/// modification time: cargo decides what to rebuild by comparing them.
+fn copy_entry(from: &Path, to: &Path, file_type: std::fs::FileType) -> Result<()> {
+    if file_type.is_dir() {
+        std::fs::create_dir_all(to)?;
+    } else if file_type.is_file() {
+        std::fs::copy(from, to).with_context(|| format!("cannot copy {}", from.display()))?;
+        // Best effort: a read-only file keeps the copy time, which only
+        // costs a rebuild.
+        if let Ok(modified) = std::fs::metadata(from).and_then(|m| m.modified()) {
+            if let Ok(file) = std::fs::File::options().write(true).open(to) {
+                let _ = file.set_modified(modified);
+            }
+        }
+    } else if file_type.is_symlink() {
+        copy_symlink(from, to)?;
+    }
+    Ok(())
 }
 
 #[cfg(unix)]

@@ -1,0 +1,328 @@
+//! `mutiny run`: the lab on the command line, with cargo-mutants' flags,
+//! outputs and exit codes.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use serde::Serialize;
+
+use mutiny::config::Config;
+use mutiny::console::Console;
+use mutiny::exit_code;
+use mutiny::in_diff::ChangedLines;
+use mutiny::lab::cargo::{CargoOptions, TestScope, TestTool};
+use mutiny::lab::{self, BaselineMode, Cancel, Event, Lab, LabOptions, Timeouts};
+use mutiny::mutate::Mutant;
+use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
+use mutiny::output::OutputDir;
+use mutiny::shard::{Shard, Sharding};
+
+use crate::{select_mutants, write_stdout, SelectArgs};
+
+/// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
+const INTERRUPTED: i32 = 130;
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+    /// Parallel jobs, each with its own scratch tree and target dir
+    /// [default: half the CPUs, at least 1].
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<usize>,
+    /// Write mutants.out/ in this directory [default: the workspace root].
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    output: Option<PathBuf>,
+    /// Print the results as JSON on stdout (messages go to stderr).
+    #[arg(long)]
+    json: bool,
+    /// Test timeout in seconds [default: 5 × the baseline test time, at least 20].
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// Test timeout as a multiple of the baseline test time [default: 5].
+    #[arg(long, value_name = "X")]
+    timeout_multiplier: Option<f64>,
+    /// The least automatic test timeout, in seconds [default: 20].
+    #[arg(long, value_name = "SECS")]
+    minimum_test_timeout: Option<f64>,
+    /// Build timeout in seconds [default: none].
+    #[arg(long, value_name = "SECS")]
+    build_timeout: Option<f64>,
+    /// Test the unmutated tree first (`run`), or trust that it passes (`skip`).
+    #[arg(long, value_name = "run|skip", default_value = "run")]
+    baseline: String,
+    /// What runs the tests: cargo (`cargo test`) or nextest (`cargo nextest run`).
+    #[arg(long, value_name = "TOOL")]
+    test_tool: Option<String>,
+    /// Run every package's tests for each mutant, not just its own package's.
+    #[arg(long)]
+    test_workspace: bool,
+    /// Run these packages' tests for each mutant (repeatable).
+    #[arg(long, value_name = "PKG", conflicts_with = "test_workspace")]
+    test_package: Vec<String>,
+    /// Test only mutants on lines this unified diff changes.
+    #[arg(long, value_name = "FILE")]
+    in_diff: Option<PathBuf>,
+    /// Test only shard K of N (K counts from 0): N jobs with K = 0..N-1
+    /// together test every mutant once.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// How mutants are dealt to shards: slice or round-robin [default: slice].
+    #[arg(long, value_name = "METHOD", requires = "shard")]
+    sharding: Option<String>,
+    /// Pass this argument to every cargo command (repeatable).
+    #[arg(long = "cargo-arg", value_name = "ARG", allow_hyphen_values = true)]
+    cargo_args: Vec<String>,
+    /// Pass this argument to the test binaries (repeatable).
+    #[arg(
+        long = "cargo-test-arg",
+        value_name = "ARG",
+        allow_hyphen_values = true
+    )]
+    cargo_test_args: Vec<String>,
+    /// Cargo features to enable (repeatable, or comma-separated).
+    #[arg(long, value_name = "FEATURES")]
+    features: Vec<String>,
+    #[arg(long)]
+    all_features: bool,
+    #[arg(long)]
+    no_default_features: bool,
+    /// Build with this cargo profile.
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+    /// Build with --cap-lints=warn, so denied lints cannot make a mutant unviable.
+    #[arg(long)]
+    cap_lints: bool,
+}
+
+pub fn run_command(args: &RunArgs) -> Result<i32> {
+    let selected = select_mutants(&args.select)?;
+    let config = &selected.config;
+    let mut mutants = selected.mutants;
+    if let Some(diff_file) = &args.in_diff {
+        let text = std::fs::read_to_string(diff_file)
+            .with_context(|| format!("cannot read the diff {}", diff_file.display()))?;
+        let changed = ChangedLines::parse(&text)
+            .with_context(|| format!("cannot use {} as a diff", diff_file.display()))?;
+        mutants.retain(|m| changed.touches(m));
+    }
+    if let Some(shard) = args.shard {
+        let sharding: Sharding = match args.sharding.as_ref().or(config.sharding.as_ref()) {
+            Some(name) => name.parse()?,
+            None => Sharding::default(),
+        };
+        mutants = sharding.select(shard, mutants);
+    }
+    let mutants: Vec<Arc<Mutant>> = mutants.into_iter().map(Arc::new).collect();
+    let mut console = Console::new(mutants.len(), args.json);
+    let workspace = &selected.workspace;
+    let output_parent = args
+        .output
+        .clone()
+        .or_else(|| config.output.as_ref().map(|o| workspace.root.join(o)))
+        .unwrap_or_else(|| workspace.root.clone());
+    std::fs::create_dir_all(&output_parent)
+        .with_context(|| format!("cannot create {}", output_parent.display()))?;
+    let mut output = OutputDir::create(&output_parent)?;
+    output.write_mutants(&mutants)?;
+    if mutants.is_empty() {
+        output.finish()?;
+        console.line("no mutants to test");
+        return finish(args, &console, &[], &Counts::default(), exit_code::SUCCESS);
+    }
+    console.line(&format!("found {} mutants to test", mutants.len()));
+
+    let cancel = Cancel::default();
+    let handler_cancel = cancel.clone();
+    // Only one handler per process; a second `set_handler` fails, which is
+    // harmless here (the CLI sets it once).
+    let _ = ctrlc::set_handler(move || handler_cancel.cancel());
+
+    let options = lab_options(args, config, output.log_dir())?;
+    let baseline = options.baseline;
+    let mut lab = Lab::new(workspace, options)?;
+    let mut write_error: Option<anyhow::Error> = None;
+    let mut outcomes: Vec<ScenarioOutcome> = Vec::new();
+    let mut on_event = |event: &Event| {
+        console.event(event);
+        let finished = match event {
+            Event::BaselineFinished(o) | Event::MutantFinished(o) => o,
+            _ => return,
+        };
+        if let Err(err) = output.add(finished) {
+            write_error.get_or_insert(err);
+            cancel.cancel();
+        }
+        if finished.verdict().is_some() {
+            outcomes.push(finished.clone());
+        }
+    };
+
+    if baseline == BaselineMode::Run {
+        match lab.baseline(&mutants, &cancel, &mut on_event)? {
+            None => {}
+            Some(outcome) if outcome.success() => {}
+            Some(outcome) => {
+                output.finish()?;
+                console.finish();
+                report_baseline_failure(&outcome);
+                return Ok(exit_code::BASELINE_FAILED);
+            }
+        }
+    }
+    if !cancel.is_cancelled() {
+        lab.test(&mutants, &cancel, &mut on_event)?;
+    }
+    output.finish()?;
+    console.finish();
+    drop(lab);
+    if let Some(err) = write_error {
+        return Err(err.context("cannot write mutants.out"));
+    }
+    let mut counts = Counts::default();
+    for verdict in outcomes.iter().filter_map(ScenarioOutcome::verdict) {
+        counts.add(verdict);
+    }
+    if cancel.is_cancelled() {
+        eprintln!(
+            "interrupted: {} of {} mutants tested; partial results in {}",
+            counts.total_mutants,
+            mutants.len(),
+            output.path().display()
+        );
+        return Ok(INTERRUPTED);
+    }
+    console.line(&counts.summary_line());
+    finish(args, &console, &outcomes, &counts, counts.exit_code())
+}
+
+fn lab_options(args: &RunArgs, config: &Config, log_dir: PathBuf) -> Result<LabOptions> {
+    let secs = |s: f64| -> Result<Duration> {
+        Duration::try_from_secs_f64(s)
+            .map_err(|_| anyhow::anyhow!("{s} is not a duration in seconds"))
+    };
+    let test_tool: TestTool = match args.test_tool.as_ref().or(config.test_tool.as_ref()) {
+        Some(name) => name.parse().map_err(anyhow::Error::msg)?,
+        None => TestTool::Cargo,
+    };
+    let test_scope = if args.test_workspace || config.test_workspace == Some(true) {
+        TestScope::Workspace
+    } else if !args.test_package.is_empty() {
+        TestScope::Packages(args.test_package.clone())
+    } else if !config.test_package.is_empty() {
+        TestScope::Packages(config.test_package.clone())
+    } else {
+        TestScope::Mutated
+    };
+    let baseline = match args.baseline.as_str() {
+        "run" => BaselineMode::Run,
+        "skip" => BaselineMode::Skip,
+        other => bail!("--baseline takes run or skip, not {other:?}"),
+    };
+    let join = |a: &[String], b: &[String]| a.iter().chain(b).cloned().collect::<Vec<_>>();
+    let mut timeouts = Timeouts {
+        multiplier: args.timeout_multiplier.or(config.timeout_multiplier),
+        ..Timeouts::default()
+    };
+    if let Some(t) = args.timeout {
+        timeouts.test = Some(secs(t)?);
+    }
+    if let Some(t) = args.minimum_test_timeout.or(config.minimum_test_timeout) {
+        timeouts.minimum = secs(t)?;
+    }
+    if let Some(t) = args.build_timeout {
+        timeouts.build = Some(secs(t)?);
+    }
+    Ok(LabOptions {
+        jobs: args.jobs.unwrap_or_else(lab::default_jobs).max(1),
+        cargo: CargoOptions {
+            test_tool,
+            additional_cargo_args: join(&args.cargo_args, &config.additional_cargo_args),
+            additional_test_args: join(&args.cargo_test_args, &config.additional_cargo_test_args),
+            features: join(&args.features, &config.features),
+            all_features: args.all_features || config.all_features == Some(true),
+            no_default_features: args.no_default_features
+                || config.no_default_features == Some(true),
+            profile: args.profile.clone().or_else(|| config.profile.clone()),
+            cap_lints: args.cap_lints || config.cap_lints,
+        },
+        test_scope,
+        timeouts,
+        baseline,
+        log_dir,
+    })
+}
+
+/// Says which baseline command failed, with the tail of its log.
+fn report_baseline_failure(outcome: &ScenarioOutcome) {
+    let failed = outcome.failed_phase();
+    let command = failed.map(|r| r.argv.join(" ")).unwrap_or_default();
+    let status = failed
+        .map(|r| format!("{:?}", r.process_status))
+        .unwrap_or_default();
+    eprintln!(
+        "error: the unmutated tree fails, so no mutants were tested.\n\
+         The {} phase failed ({status}): {command}",
+        failed.map_or("build", |r| r.phase.name()),
+    );
+    let log = std::fs::read_to_string(&outcome.log_path).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    let tail = &lines[lines.len().saturating_sub(40)..];
+    eprintln!("--- last lines of {} ---", outcome.log_path.display());
+    for line in tail {
+        eprintln!("{line}");
+    }
+    eprintln!("Fix the failing tests (or pick packages with -p), then run again.");
+}
+
+#[derive(Serialize)]
+struct RunJson<'a> {
+    #[serde(flatten)]
+    counts: &'a Counts,
+    exit_code: i32,
+    outcomes: Vec<MutantOutcomeJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct MutantOutcomeJson<'a> {
+    name: &'a str,
+    file: &'a str,
+    line: usize,
+    verdict: Verdict,
+    log_path: String,
+}
+
+fn finish(
+    args: &RunArgs,
+    console: &Console,
+    outcomes: &[ScenarioOutcome],
+    counts: &Counts,
+    code: i32,
+) -> Result<i32> {
+    console.finish();
+    if args.json {
+        let outcomes = outcomes
+            .iter()
+            .filter_map(|o| {
+                let mutant = o.scenario.mutant()?;
+                Some(MutantOutcomeJson {
+                    name: &mutant.name,
+                    file: &mutant.source_file.path,
+                    line: mutant.span.start.line,
+                    verdict: o.verdict()?,
+                    log_path: o.log_path.to_string_lossy().into_owned(),
+                })
+            })
+            .collect();
+        let json = RunJson {
+            counts,
+            exit_code: code,
+            outcomes,
+        };
+        write_stdout(&(serde_json::to_string_pretty(&json)? + "\n"))?;
+    }
+    Ok(code)
+}

@@ -1,0 +1,179 @@
+//! Keeps a scratch copy's `Cargo.toml` files building: a relative `path`
+//! dependency that leaves the workspace would point nowhere from the copy,
+//! so it is made absolute. The interface to `toml_edit` is here.
+
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result};
+use toml_edit::{DocumentMut, Item, Table, TableLike};
+
+/// Rewrites, in the copy of `relative` under `scratch_root`, every relative
+/// dependency path that climbs out of `source_root` into an absolute path
+/// into the user's tree. Manifests that need no change are not rewritten.
+pub fn fix_path_dependencies(
+    source_root: &Path,
+    scratch_root: &Path,
+    relative: &Path,
+) -> Result<()> {
+    let copy = scratch_root.join(relative);
+    let text = std::fs::read_to_string(&copy)
+        .with_context(|| format!("cannot read {}", copy.display()))?;
+    let source_manifest_dir = source_root.join(relative.parent().unwrap_or(Path::new("")));
+    let Some(fixed) = fixed_manifest(&text, source_root, &source_manifest_dir) else {
+        return Ok(());
+    };
+    std::fs::write(&copy, fixed).with_context(|| format!("cannot write {}", copy.display()))
+}
+
+/// The manifest text with outside paths made absolute, or `None` when there
+/// is nothing to change (or the manifest does not parse: cargo will say why).
+fn fixed_manifest(text: &str, source_root: &Path, manifest_dir: &Path) -> Option<String> {
+    let mut document: DocumentMut = text.parse().ok()?;
+    let mut changed = false;
+    let mut fix = |table: &mut dyn TableLike| {
+        for (_, dependency) in table.iter_mut() {
+            let Some(dependency) = dependency.as_table_like_mut() else {
+                continue;
+            };
+            let Some(path) = dependency.get("path").and_then(Item::as_str) else {
+                continue;
+            };
+            if let Some(absolute) = outside_path(path, source_root, manifest_dir) {
+                dependency.insert(
+                    "path",
+                    toml_edit::value(absolute.to_string_lossy().as_ref()),
+                );
+                changed = true;
+            }
+        }
+    };
+    let root = document.as_table_mut();
+    for_each_dependency_table(root, &mut fix);
+    if let Some(workspace) = root.get_mut("workspace").and_then(Item::as_table_like_mut) {
+        if let Some(table) = workspace
+            .get_mut("dependencies")
+            .and_then(Item::as_table_like_mut)
+        {
+            fix(table);
+        }
+    }
+    if let Some(targets) = root.get_mut("target").and_then(Item::as_table_like_mut) {
+        for (_, target) in targets.iter_mut() {
+            if let Some(target) = target.as_table_mut() {
+                for_each_dependency_table(target, &mut fix);
+            }
+        }
+    }
+    for name in ["patch", "replace"] {
+        let Some(section) = root.get_mut(name).and_then(Item::as_table_like_mut) else {
+            continue;
+        };
+        if name == "replace" {
+            fix(section);
+            continue;
+        }
+        for (_, registry) in section.iter_mut() {
+            if let Some(registry) = registry.as_table_like_mut() {
+                fix(registry);
+            }
+        }
+    }
+    changed.then(|| document.to_string())
+}
+
+fn for_each_dependency_table(table: &mut Table, fix: &mut impl FnMut(&mut dyn TableLike)) {
+    for key in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        if let Some(dependencies) = table.get_mut(key).and_then(Item::as_table_like_mut) {
+            fix(dependencies);
+        }
+    }
+}
+
+/// The absolute path for `path` (relative to `manifest_dir`) when it leaves
+/// `source_root`; `None` for absolute paths and paths that stay inside.
+fn outside_path(path: &str, source_root: &Path, manifest_dir: &Path) -> Option<PathBuf> {
+    if Path::new(path).is_absolute() {
+        return None;
+    }
+    let mut resolved = PathBuf::new();
+    for component in manifest_dir.join(path).components() {
+        match component {
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::CurDir => {}
+            other => resolved.push(other),
+        }
+    }
+    (!resolved.starts_with(source_root)).then_some(resolved)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::fixed_manifest;
+
+    fn fix(text: &str) -> Option<String> {
+        fixed_manifest(text, Path::new("/src/ws"), Path::new("/src/ws/app"))
+    }
+
+    #[test]
+    fn paths_leaving_the_workspace_become_absolute() {
+        let text = r#"[package]
+name = "app"
+
+[dependencies]
+helper = { path = "../../helper" } # outside
+inside = { path = "../core" }
+serde = "1"
+
+[dev-dependencies.tools]
+path = "../../tools"
+
+[target.'cfg(unix)'.dependencies]
+sys = { path = "../../sys", version = "0.1" }
+
+[patch.crates-io]
+regex = { path = "../../regex" }
+"#;
+        let expected = r#"[package]
+name = "app"
+
+[dependencies]
+helper = { path = "/src/helper" } # outside
+inside = { path = "../core" }
+serde = "1"
+
+[dev-dependencies.tools]
+path = "/src/tools"
+
+[target.'cfg(unix)'.dependencies]
+sys = { path = "/src/sys", version = "0.1" }
+
+[patch.crates-io]
+regex = { path = "/src/regex" }
+"#;
+        assert_eq!(fix(text).as_deref(), Some(expected));
+    }
+
+    #[test]
+    fn manifests_without_outside_paths_are_left_alone() {
+        assert_eq!(fix("[dependencies]\ncore = { path = \"../core\" }\n"), None);
+        assert_eq!(fix("[dependencies]\nx = { path = \"/abs/x\" }\n"), None);
+        assert_eq!(fix("not toml ["), None);
+    }
+
+    #[test]
+    fn workspace_dependencies_are_fixed_too() {
+        let fixed = fixed_manifest(
+            "[workspace.dependencies]\nhelper = { path = \"../helper\" }\n",
+            Path::new("/src/ws"),
+            Path::new("/src/ws"),
+        );
+        assert_eq!(
+            fixed.as_deref(),
+            Some("[workspace.dependencies]\nhelper = { path = \"/src/helper\" }\n")
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! Running one command of a scenario: in its own process group, output
+//! appended to the scenario's log, killed with its whole group on timeout or
+//! cancellation. The interface to `libc` is here.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use super::Cancel;
+use crate::outcome::ProcessStatus;
+
+/// How a command ended, from the lab's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    Status(ProcessStatus),
+    /// The run was cancelled and the command killed; it has no verdict.
+    Cancelled,
+}
+
+/// Runs `argv` in `cwd` with `env` added, appending the command line and its
+/// output to `log`. No process of its group survives the return.
+pub fn run(
+    argv: &[String],
+    env: &[(String, String)],
+    cwd: &Path,
+    log: &mut File,
+    timeout: Option<Duration>,
+    cancel: &Cancel,
+) -> Result<Ended> {
+    writeln!(log, "\n*** {}", argv.join(" "))?;
+    log.flush()?;
+    let mut command = Command::new(&argv[0]);
+    command
+        .args(&argv[1..])
+        .current_dir(cwd)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(log.try_clone()?)
+        .stderr(log.try_clone()?);
+    isolate(&mut command);
+    let start = Instant::now();
+    let mut child = command
+        .spawn()
+        .with_context(|| format!("cannot run {}", argv[0]))?;
+    let ended = wait(&mut child, start, timeout, cancel)?;
+    let result = match ended {
+        Ended::Status(status) => format!("{status:?}"),
+        Ended::Cancelled => "cancelled".to_owned(),
+    };
+    writeln!(log, "\n*** result: {result}")?;
+    Ok(ended)
+}
+
+fn wait(
+    child: &mut Child,
+    start: Instant,
+    timeout: Option<Duration>,
+    cancel: &Cancel,
+) -> Result<Ended> {
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if has_exited(child)? {
+            // Reap only after killing the group: while the leader is a
+            // zombie, its group id cannot be reused by another process.
+            kill_group(child);
+            let status = child.wait()?;
+            return Ok(Ended::Status(process_status(status)));
+        }
+        let timed_out = timeout.is_some_and(|t| start.elapsed() >= t);
+        if timed_out || cancel.is_cancelled() {
+            kill_group(child);
+            child.wait()?;
+            return Ok(if timed_out {
+                Ended::Status(ProcessStatus::Timeout)
+            } else {
+                Ended::Cancelled
+            });
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+#[cfg(unix)]
+fn process_status(status: std::process::ExitStatus) -> ProcessStatus {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(0), _) => ProcessStatus::Success,
+        (Some(code), _) => ProcessStatus::Failure(code),
+        (None, Some(signal)) => ProcessStatus::Signalled(signal),
+        (None, None) => ProcessStatus::Failure(-1),
+    }
+}
+
+/// Puts the command in a new process group, and on Linux asks the kernel to
+/// kill it if mutiny dies first (even by SIGKILL).
+#[cfg(unix)]
+fn isolate(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl is async-signal-safe and touches only this process.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+}
+
+/// True once the child has exited, without reaping it.
+#[cfg(unix)]
+fn has_exited(child: &Child) -> Result<bool> {
+    // SAFETY: waitid writes only into `info`, which lives on this stack.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            child.id(),
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    if rc != 0 {
+        return Err(std::io::Error::last_os_error()).context("waitid");
+    }
+    // SAFETY: si_pid is valid for SIGCHLD-style infos, zero when none is ready.
+    Ok(unsafe { info.si_pid() } != 0)
+}
+
+#[cfg(unix)]
+fn kill_group(child: &Child) {
+    // SAFETY: plain syscall; the group is the child's own (it is not reaped
+    // yet, so the id is not reused). ESRCH just means it is empty already.
+    unsafe {
+        libc::killpg(child.id() as libc::pid_t, libc::SIGKILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, timeout: Option<Duration>) -> (Ended, String, Duration) {
+        let dir = tempfile::tempdir().unwrap();
+        let log_path = dir.path().join("x.log");
+        let mut log = File::options()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .unwrap();
+        let argv = ["sh".to_owned(), "-c".to_owned(), script.to_owned()];
+        let start = Instant::now();
+        let ended = run(
+            &argv,
+            &[("GREETING".into(), "hi".into())],
+            dir.path(),
+            &mut log,
+            timeout,
+            &Cancel::default(),
+        )
+        .unwrap();
+        (
+            ended,
+            std::fs::read_to_string(&log_path).unwrap(),
+            start.elapsed(),
+        )
+    }
+
+    #[test]
+    fn output_and_status_go_to_the_log() {
+        let (ended, log, _) = sh("echo $GREETING; echo oops >&2; exit 3", None);
+        assert_eq!(ended, Ended::Status(ProcessStatus::Failure(3)));
+        assert!(log.contains("*** sh -c"), "{log}");
+        assert!(log.contains("hi\noops\n"), "{log}");
+        assert!(log.contains("*** result: Failure(3)"), "{log}");
+    }
+
+    #[test]
+    fn timeout_kills_the_whole_process_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("grandchild-alive");
+        // A grandchild that would write the marker after the timeout.
+        let script = format!("(sleep 2; touch {}) & sleep 30", marker.display());
+        let (ended, _, elapsed) = sh(&script, Some(Duration::from_millis(300)));
+        assert_eq!(ended, Ended::Status(ProcessStatus::Timeout));
+        assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+        std::thread::sleep(Duration::from_millis(2500));
+        assert!(!marker.exists(), "the grandchild outlived the timeout");
+    }
+
+    #[test]
+    fn stray_background_processes_are_killed_when_the_command_exits() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("stray-alive");
+        let script = format!("(sleep 1; touch {}) & exit 0", marker.display());
+        let (ended, _, _) = sh(&script, None);
+        assert_eq!(ended, Ended::Status(ProcessStatus::Success));
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(
+            !marker.exists(),
+            "a background process outlived its command"
+        );
+    }
+
+    #[test]
+    fn cancelling_kills_a_running_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = File::create(dir.path().join("x.log")).unwrap();
+        let cancel = Cancel::default();
+        let trigger = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            trigger.cancel();
+        });
+        let argv = ["sleep".to_owned(), "30".to_owned()];
+        let start = Instant::now();
+        let ended = run(&argv, &[], dir.path(), &mut log, None, &cancel).unwrap();
+        assert_eq!(ended, Ended::Cancelled);
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+}

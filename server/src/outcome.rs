@@ -1,0 +1,338 @@
+//! Outcomes: what happened when a scenario (the baseline or one mutant) was
+//! built and tested, in cargo-mutants' vocabulary so its reports can be
+//! written unchanged.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::exit_code;
+use crate::mutate::Mutant;
+
+/// The commands run for one scenario, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Phase {
+    /// `cargo test --no-run`: build the tests.
+    Build,
+    /// Run the tests.
+    Test,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Build => "build",
+            Phase::Test => "test",
+        }
+    }
+}
+
+/// How a command ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ProcessStatus {
+    Success,
+    Failure(i32),
+    /// Ran past its timeout and was killed with its process group.
+    Timeout,
+    /// Killed by a signal it did not get from us.
+    Signalled(i32),
+}
+
+impl ProcessStatus {
+    pub fn is_success(self) -> bool {
+        self == ProcessStatus::Success
+    }
+}
+
+/// One command's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseResult {
+    pub phase: Phase,
+    pub duration: Duration,
+    pub process_status: ProcessStatus,
+    pub argv: Vec<String>,
+}
+
+/// What was built and tested.
+#[derive(Debug, Clone)]
+pub enum Scenario {
+    /// The unmutated tree.
+    Baseline,
+    /// One mutant, with its index in the list the lab was given.
+    Mutant { index: usize, mutant: Arc<Mutant> },
+}
+
+impl Scenario {
+    pub fn mutant(&self) -> Option<&Mutant> {
+        match self {
+            Scenario::Baseline => None,
+            Scenario::Mutant { mutant, .. } => Some(mutant),
+        }
+    }
+}
+
+/// The verdict on a mutant, as users read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// A test failed: the tests notice this change.
+    Caught,
+    /// Every test passed: no test checks this behaviour.
+    Missed,
+    /// The tests ran past the timeout (often an infinite loop).
+    Timeout,
+    /// The mutant does not build.
+    Unviable,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Caught => "caught",
+            Verdict::Missed => "missed",
+            Verdict::Timeout => "timeout",
+            Verdict::Unviable => "unviable",
+        }
+    }
+}
+
+/// cargo-mutants' one-word summary of a scenario, as `outcomes.json` has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Summary {
+    Success,
+    CaughtMutant,
+    MissedMutant,
+    Unviable,
+    Failure,
+    Timeout,
+}
+
+/// The result of building and testing one scenario.
+#[derive(Debug, Clone)]
+pub struct ScenarioOutcome {
+    pub scenario: Scenario,
+    /// The log holding every command and its output.
+    pub log_path: PathBuf,
+    pub phase_results: Vec<PhaseResult>,
+}
+
+impl ScenarioOutcome {
+    fn last(&self) -> Option<&PhaseResult> {
+        self.phase_results.last()
+    }
+
+    pub fn success(&self) -> bool {
+        self.last().is_some_and(|r| r.process_status.is_success())
+    }
+
+    fn timed_out(&self) -> bool {
+        self.phase_results
+            .iter()
+            .any(|r| r.process_status == ProcessStatus::Timeout)
+    }
+
+    fn build_failed(&self) -> bool {
+        self.phase_results
+            .iter()
+            .any(|r| r.phase == Phase::Build && !r.process_status.is_success())
+    }
+
+    /// The first command that did not succeed, if any.
+    pub fn failed_phase(&self) -> Option<&PhaseResult> {
+        self.phase_results
+            .iter()
+            .find(|r| !r.process_status.is_success())
+    }
+
+    /// The verdict on a mutant; `None` for the baseline.
+    pub fn verdict(&self) -> Option<Verdict> {
+        if matches!(self.scenario, Scenario::Baseline) {
+            return None;
+        }
+        Some(if self.build_failed() {
+            Verdict::Unviable
+        } else if self.timed_out() {
+            Verdict::Timeout
+        } else if self.success() {
+            Verdict::Missed
+        } else {
+            Verdict::Caught
+        })
+    }
+
+    pub fn summary(&self) -> Summary {
+        match self.verdict() {
+            None if self.timed_out() => Summary::Timeout,
+            None if self.success() => Summary::Success,
+            None => Summary::Failure,
+            Some(Verdict::Caught) => Summary::CaughtMutant,
+            Some(Verdict::Missed) => Summary::MissedMutant,
+            Some(Verdict::Timeout) => Summary::Timeout,
+            Some(Verdict::Unviable) => Summary::Unviable,
+        }
+    }
+
+    /// The duration of one phase, if it ran.
+    pub fn duration(&self, phase: Phase) -> Option<Duration> {
+        self.phase_results
+            .iter()
+            .find(|r| r.phase == phase)
+            .map(|r| r.duration)
+    }
+}
+
+/// Counts over a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub total_mutants: usize,
+    pub missed: usize,
+    pub caught: usize,
+    pub timeout: usize,
+    pub unviable: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, verdict: Verdict) {
+        self.total_mutants += 1;
+        match verdict {
+            Verdict::Caught => self.caught += 1,
+            Verdict::Missed => self.missed += 1,
+            Verdict::Timeout => self.timeout += 1,
+            Verdict::Unviable => self.unviable += 1,
+        }
+    }
+
+    /// The process exit code for a run with these counts whose baseline
+    /// passed: missed mutants outrank timeouts.
+    pub fn exit_code(&self) -> i32 {
+        if self.missed > 0 {
+            exit_code::FOUND_PROBLEMS
+        } else if self.timeout > 0 {
+            exit_code::TIMEOUT
+        } else {
+            exit_code::SUCCESS
+        }
+    }
+
+    /// `9 mutants tested: 2 missed, 6 caught, 1 unviable`.
+    pub fn summary_line(&self) -> String {
+        let parts: Vec<String> = [
+            (self.missed, "missed"),
+            (self.caught, "caught"),
+            (self.unviable, "unviable"),
+            (self.timeout, "timeouts"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, word)| format!("{n} {word}"))
+        .collect();
+        let noun = if self.total_mutants == 1 {
+            "mutant"
+        } else {
+            "mutants"
+        };
+        format!(
+            "{} {noun} tested: {}",
+            self.total_mutants,
+            if parts.is_empty() {
+                "nothing to report".to_owned()
+            } else {
+                parts.join(", ")
+            }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(scenario: Scenario, statuses: &[(Phase, ProcessStatus)]) -> ScenarioOutcome {
+        ScenarioOutcome {
+            scenario,
+            log_path: PathBuf::from("log/x.log"),
+            phase_results: statuses
+                .iter()
+                .map(|&(phase, process_status)| PhaseResult {
+                    phase,
+                    duration: Duration::from_millis(10),
+                    process_status,
+                    argv: vec!["cargo".into()],
+                })
+                .collect(),
+        }
+    }
+
+    fn mutant_scenario() -> Scenario {
+        let code = "fn f() -> bool { true }";
+        let source_file = Arc::new(crate::mutate::SourceFile {
+            package: "p".into(),
+            path: "src/lib.rs".into(),
+            code: code.into(),
+            edition: Default::default(),
+        });
+        let mutant = crate::mutate::generate(&source_file, &Default::default())
+            .mutants
+            .remove(0);
+        Scenario::Mutant {
+            index: 0,
+            mutant: Arc::new(mutant),
+        }
+    }
+
+    #[test]
+    fn verdicts_follow_the_last_phase_and_build_failures_make_unviable() {
+        use Phase::*;
+        use ProcessStatus::*;
+        let cases = [
+            (vec![(Build, Success), (Test, Success)], Verdict::Missed),
+            (
+                vec![(Build, Success), (Test, Failure(101))],
+                Verdict::Caught,
+            ),
+            (
+                vec![(Build, Success), (Test, Signalled(6))],
+                Verdict::Caught,
+            ),
+            (vec![(Build, Success), (Test, Timeout)], Verdict::Timeout),
+            (vec![(Build, Failure(101))], Verdict::Unviable),
+            (vec![(Build, Timeout)], Verdict::Unviable),
+        ];
+        for (statuses, expected) in cases {
+            let o = outcome(mutant_scenario(), &statuses);
+            assert_eq!(o.verdict(), Some(expected), "{statuses:?}");
+        }
+    }
+
+    #[test]
+    fn baseline_has_a_summary_but_no_verdict() {
+        use Phase::*;
+        use ProcessStatus::*;
+        let ok = outcome(Scenario::Baseline, &[(Build, Success), (Test, Success)]);
+        assert_eq!((ok.verdict(), ok.summary()), (None, Summary::Success));
+        let failed = outcome(
+            Scenario::Baseline,
+            &[(Build, Success), (Test, Failure(101))],
+        );
+        assert_eq!(failed.summary(), Summary::Failure);
+        assert_eq!(failed.failed_phase().map(|r| r.phase), Some(Test));
+    }
+
+    #[test]
+    fn exit_code_ranks_missed_above_timeouts() {
+        let mut counts = Counts::default();
+        counts.add(Verdict::Caught);
+        counts.add(Verdict::Unviable);
+        assert_eq!(counts.exit_code(), exit_code::SUCCESS);
+        counts.add(Verdict::Timeout);
+        assert_eq!(counts.exit_code(), exit_code::TIMEOUT);
+        counts.add(Verdict::Missed);
+        assert_eq!(counts.exit_code(), exit_code::FOUND_PROBLEMS);
+        assert_eq!(
+            counts.summary_line(),
+            "4 mutants tested: 1 missed, 1 caught, 1 unviable, 1 timeouts"
+        );
+    }
+}

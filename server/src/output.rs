@@ -1,0 +1,239 @@
+//! `mutants.out/`, in cargo-mutants' layout so the tools that read its
+//! output read ours: `outcomes.json`, `mutants.json`, one list per verdict,
+//! `diff/` and `log/`. Written as the run goes, so a killed run leaves a
+//! readable partial result.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use crate::list::{self, MutantJson};
+use crate::mutate::Mutant;
+use crate::outcome::{
+    Counts, Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome, Summary, Verdict,
+};
+
+pub const OUTPUT_DIR_NAME: &str = "mutants.out";
+
+/// Rewrite `outcomes.json` at most this often while a run goes on.
+const OUTCOMES_REWRITE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The `mutants.out` directory of a run.
+pub struct OutputDir {
+    path: PathBuf,
+    start_time: SystemTime,
+    outcomes: Vec<ScenarioOutcome>,
+    counts: Counts,
+    last_written: Option<Instant>,
+}
+
+impl OutputDir {
+    /// Creates `mutants.out` under `parent`, moving an existing one to
+    /// `mutants.out.old` (replacing an older `.old`).
+    pub fn create(parent: &Path) -> Result<OutputDir> {
+        let path = parent.join(OUTPUT_DIR_NAME);
+        if path.exists() {
+            let old = parent.join(format!("{OUTPUT_DIR_NAME}.old"));
+            if old.exists() {
+                std::fs::remove_dir_all(&old)
+                    .with_context(|| format!("cannot remove {}", old.display()))?;
+            }
+            std::fs::rename(&path, &old)
+                .with_context(|| format!("cannot move {} aside", path.display()))?;
+        }
+        for dir in ["log", "diff"] {
+            std::fs::create_dir_all(path.join(dir))
+                .with_context(|| format!("cannot create {}", path.join(dir).display()))?;
+        }
+        for verdict in VERDICTS {
+            File::create(path.join(list_file(verdict)))?;
+        }
+        let mut output = OutputDir {
+            path,
+            start_time: SystemTime::now(),
+            outcomes: Vec::new(),
+            counts: Counts::default(),
+            last_written: None,
+        };
+        output.write_outcomes(None)?;
+        Ok(output)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Where the lab should write its logs.
+    pub fn log_dir(&self) -> PathBuf {
+        self.path.join("log")
+    }
+
+    /// Writes `mutants.json`: every mutant of the run, with diffs.
+    pub fn write_mutants(&self, mutants: &[Arc<Mutant>]) -> Result<()> {
+        write_atomically(&self.path.join("mutants.json"), &list::to_json(mutants))
+    }
+
+    /// Records one finished scenario.
+    pub fn add(&mut self, outcome: &ScenarioOutcome) -> Result<()> {
+        if let (Scenario::Mutant { mutant, .. }, Some(verdict)) =
+            (&outcome.scenario, outcome.verdict())
+        {
+            let diff_path = self.path.join(diff_path(&outcome.log_path));
+            std::fs::write(&diff_path, mutant.diff())
+                .with_context(|| format!("cannot write {}", diff_path.display()))?;
+            let mut list = File::options()
+                .append(true)
+                .create(true)
+                .open(self.path.join(list_file(verdict)))?;
+            writeln!(list, "{}", mutant.name)?;
+            self.counts.add(verdict);
+        }
+        self.outcomes.push(outcome.clone());
+        let due = self
+            .last_written
+            .is_none_or(|t| t.elapsed() >= OUTCOMES_REWRITE_INTERVAL);
+        if due {
+            self.write_outcomes(None)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the final `outcomes.json`, with the end time.
+    pub fn finish(&mut self) -> Result<()> {
+        self.write_outcomes(Some(SystemTime::now()))
+    }
+
+    fn write_outcomes(&mut self, end_time: Option<SystemTime>) -> Result<()> {
+        let outcomes: Vec<OutcomeJson> = self
+            .outcomes
+            .iter()
+            .map(|o| OutcomeJson::new(o, &self.path))
+            .collect();
+        let json = OutcomesJson {
+            outcomes,
+            total_mutants: self.counts.total_mutants,
+            missed: self.counts.missed,
+            caught: self.counts.caught,
+            timeout: self.counts.timeout,
+            unviable: self.counts.unviable,
+            success: 0,
+            start_time: timestamp(self.start_time),
+            end_time: end_time.map(timestamp),
+            mutiny_version: env!("CARGO_PKG_VERSION"),
+        };
+        let text = serde_json::to_string_pretty(&json).expect("outcomes serialize");
+        write_atomically(&self.path.join("outcomes.json"), &text)?;
+        self.last_written = Some(Instant::now());
+        Ok(())
+    }
+}
+
+const VERDICTS: [Verdict; 4] = [
+    Verdict::Caught,
+    Verdict::Missed,
+    Verdict::Timeout,
+    Verdict::Unviable,
+];
+
+fn list_file(verdict: Verdict) -> String {
+    format!("{}.txt", verdict.name())
+}
+
+/// `diff/<stem>.diff` for a log at `.../log/<stem>.log`.
+fn diff_path(log_path: &Path) -> String {
+    let stem = log_path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("diff/{stem}.diff")
+}
+
+fn timestamp(time: SystemTime) -> String {
+    humantime::format_rfc3339_nanos(time).to_string()
+}
+
+/// Readers never see a half-written file: write aside, then rename.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let temporary = path.with_extension("json.tmp");
+    std::fs::write(&temporary, text)
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[derive(Serialize)]
+struct OutcomesJson<'a> {
+    outcomes: Vec<OutcomeJson<'a>>,
+    total_mutants: usize,
+    missed: usize,
+    caught: usize,
+    timeout: usize,
+    unviable: usize,
+    success: usize,
+    start_time: String,
+    end_time: Option<String>,
+    mutiny_version: &'static str,
+}
+
+#[derive(Serialize)]
+struct OutcomeJson<'a> {
+    scenario: ScenarioJson<'a>,
+    summary: Summary,
+    log_path: String,
+    diff_path: Option<String>,
+    phase_results: Vec<PhaseJson<'a>>,
+}
+
+impl<'a> OutcomeJson<'a> {
+    fn new(outcome: &'a ScenarioOutcome, output_dir: &Path) -> OutcomeJson<'a> {
+        let log_path = outcome
+            .log_path
+            .strip_prefix(output_dir)
+            .unwrap_or(&outcome.log_path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let (scenario, diff_path) = match &outcome.scenario {
+            Scenario::Baseline => (ScenarioJson::Baseline, None),
+            Scenario::Mutant { mutant, .. } => (
+                ScenarioJson::Mutant(MutantJson::without_diff(mutant)),
+                Some(diff_path(&outcome.log_path)),
+            ),
+        };
+        OutcomeJson {
+            scenario,
+            summary: outcome.summary(),
+            log_path,
+            diff_path,
+            phase_results: outcome.phase_results.iter().map(PhaseJson::new).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+enum ScenarioJson<'a> {
+    Baseline,
+    Mutant(MutantJson<'a>),
+}
+
+#[derive(Serialize)]
+struct PhaseJson<'a> {
+    phase: Phase,
+    duration: f64,
+    process_status: ProcessStatus,
+    argv: &'a [String],
+}
+
+impl<'a> PhaseJson<'a> {
+    fn new(result: &'a PhaseResult) -> PhaseJson<'a> {
+        PhaseJson {
+            phase: result.phase,
+            duration: result.duration.as_secs_f64(),
+            process_status: result.process_status,
+            argv: &result.argv,
+        }
+    }
+}
