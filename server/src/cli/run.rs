@@ -76,7 +76,7 @@ pub struct RunArgs {
     /// Pass this argument to every cargo command (repeatable).
     #[arg(long = "cargo-arg", value_name = "ARG", allow_hyphen_values = true)]
     cargo_args: Vec<String>,
-    /// Pass this argument to the test binaries (repeatable).
+    /// Pass this argument to the test command only, e.g. `--cargo-test-arg=--lib` (repeatable).
     #[arg(
         long = "cargo-test-arg",
         value_name = "ARG",
@@ -126,8 +126,11 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         .unwrap_or_else(|| workspace.root.clone());
     std::fs::create_dir_all(&output_parent)
         .with_context(|| format!("cannot create {}", output_parent.display()))?;
+    // Check every option before touching an earlier run's output.
+    let mut options = lab_options(args, config)?;
     let mut output = OutputDir::create(&output_parent)?;
     output.write_mutants(&mutants)?;
+    options.log_dir = output.log_dir();
     if mutants.is_empty() {
         output.finish()?;
         console.line("no mutants to test");
@@ -141,7 +144,6 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     // harmless here (the CLI sets it once).
     let _ = ctrlc::set_handler(move || handler_cancel.cancel());
 
-    let options = lab_options(args, config, output.log_dir())?;
     let baseline = options.baseline;
     let mut lab = Lab::new(workspace, options)?;
     let mut write_error: Option<anyhow::Error> = None;
@@ -169,7 +171,8 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
                 output.finish()?;
                 console.finish();
                 report_baseline_failure(&outcome);
-                return Ok(exit_code::BASELINE_FAILED);
+                let code = exit_code::BASELINE_FAILED;
+                return finish(args, &console, &[], &Counts::default(), code);
             }
         }
     }
@@ -193,13 +196,15 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
             mutants.len(),
             output.path().display()
         );
-        return Ok(INTERRUPTED);
+        return finish(args, &console, &outcomes, &counts, INTERRUPTED);
     }
     console.line(&counts.summary_line());
     finish(args, &console, &outcomes, &counts, counts.exit_code())
 }
 
-fn lab_options(args: &RunArgs, config: &Config, log_dir: PathBuf) -> Result<LabOptions> {
+/// The lab's options from the flags and the config; `log_dir` is left empty
+/// for the caller to fill.
+fn lab_options(args: &RunArgs, config: &Config) -> Result<LabOptions> {
     let secs = |s: f64| -> Result<Duration> {
         Duration::try_from_secs_f64(s)
             .map_err(|_| anyhow::anyhow!("{s} is not a duration in seconds"))
@@ -252,7 +257,7 @@ fn lab_options(args: &RunArgs, config: &Config, log_dir: PathBuf) -> Result<LabO
         test_scope,
         timeouts,
         baseline,
-        log_dir,
+        log_dir: PathBuf::new(),
     })
 }
 

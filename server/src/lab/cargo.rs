@@ -51,7 +51,8 @@ pub struct CargoOptions {
     pub test_tool: TestTool,
     /// Added to every cargo command (`--release`, `--locked`, …).
     pub additional_cargo_args: Vec<String>,
-    /// Added after `--` of the test command (arguments to the test binaries).
+    /// Added to the test command only, verbatim as cargo-mutants does
+    /// (`--`, then arguments for the test binaries, if the user wants them).
     pub additional_test_args: Vec<String>,
     pub features: Vec<String>,
     pub all_features: bool,
@@ -84,7 +85,10 @@ pub fn argv(phase: Phase, packages: &PackageArgs, options: &CargoOptions) -> Vec
         }
     }
     if let Some(profile) = &options.profile {
-        argv.push(format!("--profile={profile}"));
+        argv.push(match options.test_tool {
+            TestTool::Cargo => format!("--profile={profile}"),
+            TestTool::Nextest => format!("--cargo-profile={profile}"),
+        });
     }
     if options.all_features {
         argv.push("--all-features".to_owned());
@@ -101,10 +105,7 @@ pub fn argv(phase: Phase, packages: &PackageArgs, options: &CargoOptions) -> Vec
             // A package without tests is not a failure of the mutant.
             argv.push("--no-tests=pass".to_owned());
         }
-        if !options.additional_test_args.is_empty() {
-            argv.push("--".to_owned());
-            argv.extend(options.additional_test_args.iter().cloned());
-        }
+        argv.extend(options.additional_test_args.iter().cloned());
     }
     argv
 }
@@ -158,7 +159,7 @@ mod tests {
         let options = CargoOptions {
             features: vec!["a".into(), "b".into()],
             additional_cargo_args: vec!["--locked".into()],
-            additional_test_args: vec!["--test-threads=1".into()],
+            additional_test_args: vec!["--".into(), "--test-threads=1".into()],
             ..Default::default()
         };
         assert_eq!(

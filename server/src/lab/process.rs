@@ -33,9 +33,8 @@ pub fn run(
 ) -> Result<Ended> {
     writeln!(log, "\n*** {}", argv.join(" "))?;
     log.flush()?;
-    let mut command = Command::new(&argv[0]);
+    let mut command = supervised(argv);
     command
-        .args(&argv[1..])
         .current_dir(cwd)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
@@ -96,8 +95,23 @@ fn process_status(status: std::process::ExitStatus) -> ProcessStatus {
     }
 }
 
+/// The command wrapped in a small shell that leads its process group. If
+/// mutiny dies, even by SIGKILL, the kernel sends the shell SIGTERM (see
+/// `isolate`) and the shell kills the whole group: cargo's own children, such
+/// as a test binary stuck in a loop, never outlive mutiny.
+#[cfg(unix)]
+fn supervised(argv: &[String]) -> Command {
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(r#"trap 'kill -KILL 0' TERM; "$@" & wait $!"#)
+        .arg("mutiny-supervisor")
+        .args(argv);
+    command
+}
+
 /// Puts the command in a new process group, and on Linux asks the kernel to
-/// kill it if mutiny dies first (even by SIGKILL).
+/// signal it when the thread that started it (and so mutiny) dies.
 #[cfg(unix)]
 fn isolate(command: &mut Command) {
     use std::os::unix::process::CommandExt;
@@ -106,7 +120,7 @@ fn isolate(command: &mut Command) {
     // SAFETY: prctl is async-signal-safe and touches only this process.
     unsafe {
         command.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
             Ok(())
         });
     }

@@ -1,0 +1,785 @@
+//! `mutiny run` end to end: the real binary on the fixture crates, whose
+//! verdicts must be cargo-mutants' (tests/fixtures/EXPECTED.md).
+//!
+//! Mutiny only reads the user's tree, so the runs work on the fixtures in
+//! place, with `-o` and `TMPDIR` pointing into a test-owned sandbox: the
+//! sandbox then holds everything a run leaves behind.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Output};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The four verdict lists of `mutants.out`, in EXPECTED.md's column order.
+const VERDICTS: [&str; 4] = ["caught", "missed", "timeout", "unviable"];
+
+/// EXPECTED.md's `missed.txt` for the example fixture.
+const EXAMPLE_MISSED: [&str; 11] = [
+    "src/lib.rs:30:9: replace Version::is_stable -> bool with true",
+    "src/lib.rs:30:9: replace Version::is_stable -> bool with false",
+    "src/lib.rs:30:20: replace > with == in Version::is_stable",
+    "src/lib.rs:30:20: replace > with < in Version::is_stable",
+    "src/lib.rs:30:20: replace > with >= in Version::is_stable",
+    "src/lib.rs:51:32: replace > with == in matches",
+    "src/lib.rs:51:32: replace > with < in matches",
+    "src/lib.rs:51:32: replace > with >= in matches",
+    "src/lib.rs:58:28: replace && with || in compatible",
+    "src/lib.rs:58:23: replace == with != in compatible",
+    "src/lib.rs:58:45: replace == with != in compatible",
+];
+
+/// Each run uses two jobs, which is all the CPUs a small CI machine has:
+/// runs take turns so that timing (the timeout test) stays predictable.
+static TURN: Mutex<()> = Mutex::new(());
+
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(name)
+}
+
+fn sorted<S: ToString>(names: &[S]) -> Vec<String> {
+    let mut names: Vec<String> = names.iter().map(S::to_string).collect();
+    names.sort();
+    names
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// `mutiny list` on `dir`, whose output is the run's expected mutants.
+fn list(dir: &Path, extra: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_mutiny"))
+        .args(["list", "-d", dir.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .expect("mutiny list runs");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    text(&output.stdout)
+}
+
+/// The mutant names `mutiny list` gives, sorted.
+fn list_names(dir: &Path, extra: &[&str]) -> Vec<String> {
+    sorted(&list(dir, extra).lines().collect::<Vec<_>>())
+}
+
+/// Polls `done` until it holds or `limit` passes; says whether it held.
+fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        if done() {
+            return true;
+        }
+        if start.elapsed() >= limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A test-owned directory for one run: `out/` receives `mutants.out`, and
+/// `tmp/` is the run's TMPDIR, where mutiny makes its scratch trees.
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["out", "tmp"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        Sandbox { dir }
+    }
+
+    fn tmp(&self) -> PathBuf {
+        self.dir.path().join("tmp")
+    }
+
+    /// The run's `mutants.out`.
+    fn out(&self) -> PathBuf {
+        self.dir.path().join("out/mutants.out")
+    }
+
+    /// `mutiny run -d DIR -j 2 -o OUT EXTRA…` with TMPDIR in the sandbox.
+    fn command(&self, dir: &Path, extra: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mutiny"));
+        command
+            .args(["run", "-d", dir.to_str().unwrap(), "-j", "2", "-o"])
+            .arg(self.dir.path().join("out"))
+            .args(extra)
+            .env("TMPDIR", self.tmp());
+        command
+    }
+
+    /// The lines of a file in `mutants.out`, sorted (lists are written in
+    /// finishing order).
+    fn lines(&self, file: &str) -> Vec<String> {
+        let path = self.out().join(file);
+        let content = std::fs::read_to_string(&path)
+            .unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        sorted(&content.lines().collect::<Vec<_>>())
+    }
+
+    fn json(&self, file: &str) -> Value {
+        let content = std::fs::read_to_string(self.out().join(file)).unwrap();
+        serde_json::from_str(&content).unwrap_or_else(|err| panic!("{file}: {err}\n{content}"))
+    }
+
+    /// Mutant name → verdict, from the four lists; no name is in two.
+    fn verdicts(&self) -> BTreeMap<String, String> {
+        let mut verdicts = BTreeMap::new();
+        for verdict in VERDICTS {
+            for name in self.lines(&format!("{verdict}.txt")) {
+                let earlier = verdicts.insert(name.clone(), verdict.to_owned());
+                assert_eq!(earlier, None, "{name} is listed twice");
+            }
+        }
+        verdicts
+    }
+
+    /// The mutants.json names, sorted.
+    fn tested_names(&self) -> Vec<String> {
+        let mutants = self.json("mutants.json");
+        let names: Vec<&str> = mutants
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        sorted(&names)
+    }
+
+    /// Scratch directories left in TMPDIR.
+    fn scratch_trees(&self) -> Vec<String> {
+        std::fs::read_dir(self.tmp())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("mutiny-"))
+            .collect()
+    }
+
+    /// Live processes whose command line mentions this sandbox's TMPDIR:
+    /// cargo, rustc and the test binaries working in its scratch trees.
+    fn processes(&self) -> Vec<(i32, Vec<String>)> {
+        processes_mentioning(&self.tmp().to_string_lossy())
+    }
+
+    /// Waits briefly for the run's processes to go (a killed process takes
+    /// a moment to die), then returns whatever is still there.
+    fn surviving_processes(&self) -> Vec<(i32, Vec<String>)> {
+        wait_until(Duration::from_secs(3), || self.processes().is_empty());
+        self.processes()
+    }
+
+    /// SIGKILLs the run's remaining processes, so a test leaves none.
+    fn kill_processes(&self) {
+        for (pid, _) in self.processes() {
+            // SAFETY: a plain syscall on a process this test's run started.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
+
+    /// Logs of mutants (not the baseline's) in `mutants.out/log`.
+    fn mutant_logs(&self) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(self.out().join("log")) else {
+            return Vec::new();
+        };
+        entries
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().is_some_and(|n| n != "baseline.log"))
+            .collect()
+    }
+
+    /// Starts `mutiny run` on `dir` in the background and returns once a
+    /// mutant's log exists, that is once the first mutant is being built.
+    fn start_and_wait_for_a_mutant(&self, dir: &Path, extra: &[&str]) -> Child {
+        let mut child = self
+            .command(dir, extra)
+            .stdout(File::create(self.dir.path().join("stdout")).unwrap())
+            .stderr(File::create(self.dir.path().join("stderr")).unwrap())
+            .spawn()
+            .expect("mutiny starts");
+        wait_until(Duration::from_secs(60), || {
+            !self.mutant_logs().is_empty() || child.try_wait().unwrap().is_some()
+        });
+        if child.try_wait().unwrap().is_some() || self.mutant_logs().is_empty() {
+            let _ = child.kill();
+            panic!("no mutant started:\n{}", self.stderr_file());
+        }
+        child
+    }
+
+    fn stderr_file(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("stderr")).unwrap_or_default()
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn processes_mentioning(needle: &str) -> Vec<(i32, Vec<String>)> {
+    let me = std::process::id().to_string();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if pid == me || !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        // Gone already, or a zombie (whose command line reads empty).
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let args: Vec<String> = cmdline
+            .split(|&b| b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        if args.iter().any(|a| a.contains(needle)) {
+            found.push((pid.parse().unwrap(), args));
+        }
+    }
+    found
+}
+
+/// Process checks read /proc, so only Linux makes them.
+#[cfg(not(target_os = "linux"))]
+fn processes_mentioning(_needle: &str) -> Vec<(i32, Vec<String>)> {
+    Vec::new()
+}
+
+/// A finished run and its sandbox.
+struct Run {
+    sandbox: Sandbox,
+    output: Output,
+}
+
+impl Deref for Run {
+    type Target = Sandbox;
+
+    fn deref(&self) -> &Sandbox {
+        &self.sandbox
+    }
+}
+
+impl Run {
+    fn stdout(&self) -> String {
+        text(&self.output.stdout)
+    }
+
+    fn stderr(&self) -> String {
+        text(&self.output.stderr)
+    }
+
+    #[track_caller]
+    fn assert_exit(&self, code: i32) {
+        assert_eq!(
+            self.output.status.code(),
+            Some(code),
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout(),
+            self.stderr()
+        );
+    }
+}
+
+/// Runs `mutiny run -j 2` on `dir` to its end in a fresh sandbox.
+fn run(dir: &Path, extra: &[&str]) -> Run {
+    Sandbox::new().run(dir, extra)
+}
+
+impl Sandbox {
+    /// Runs `mutiny run -j 2` on `dir` to its end, then checks what every
+    /// finished run must leave: no scratch tree in TMPDIR.
+    fn run(self, dir: &Path, extra: &[&str]) -> Run {
+        let output = {
+            let _turn = one_at_a_time();
+            self.command(dir, extra).output().expect("mutiny runs")
+        };
+        let left = self.scratch_trees();
+        assert!(
+            left.is_empty(),
+            "scratch trees left in TMPDIR: {left:?}\n{}",
+            text(&output.stderr)
+        );
+        Run {
+            sandbox: self,
+            output,
+        }
+    }
+}
+
+/// Asserts the line counts of caught/missed/timeout/unviable.txt, and that
+/// outcomes.json counts the same.
+#[track_caller]
+fn assert_counts(sandbox: &Sandbox, expected: [usize; 4]) {
+    let outcomes = sandbox.json("outcomes.json");
+    for (verdict, count) in VERDICTS.into_iter().zip(expected) {
+        assert_eq!(
+            sandbox.lines(&format!("{verdict}.txt")).len(),
+            count,
+            "{verdict}.txt"
+        );
+        assert_eq!(outcomes[verdict], count, "outcomes.json {verdict}");
+    }
+    assert_eq!(outcomes["total_mutants"], expected.iter().sum::<usize>());
+}
+
+/// Asserts one verdict list, in any order.
+#[track_caller]
+fn assert_list(sandbox: &Sandbox, verdict: &str, expected: &[&str]) {
+    assert_eq!(
+        sandbox.lines(&format!("{verdict}.txt")),
+        sorted(expected),
+        "{verdict}.txt"
+    );
+}
+
+/// The verdict list for an outcomes.json summary of a mutant.
+fn verdict_of(summary: &str) -> &'static str {
+    match summary {
+        "CaughtMutant" => "caught",
+        "MissedMutant" => "missed",
+        "Timeout" => "timeout",
+        "Unviable" => "unviable",
+        other => panic!("{other:?} is not a mutant summary of cargo-mutants"),
+    }
+}
+
+/// cargo-mutants' `ProcessStatus`: `"Success"`, `"Timeout"`, or
+/// `{"Failure": code}` / `{"Signalled": signal}`.
+fn is_process_status(status: &Value) -> bool {
+    match status {
+        Value::String(word) => word == "Success" || word == "Timeout",
+        Value::Object(map) => {
+            map.len() == 1
+                && ["Failure", "Signalled"]
+                    .iter()
+                    .any(|key| map.get(*key).is_some_and(Value::is_i64))
+        }
+        _ => false,
+    }
+}
+
+/// The mutant outcomes of outcomes.json, checked to be cargo-mutants'
+/// shape and to agree with the verdict lists, mutant by mutant.
+#[track_caller]
+fn mutant_outcomes(sandbox: &Sandbox) -> Vec<Value> {
+    let json = sandbox.json("outcomes.json");
+    let outcomes: Vec<Value> = json["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["scenario"] != "Baseline")
+        .cloned()
+        .collect();
+    let mut listed = sandbox.verdicts();
+    for outcome in &outcomes {
+        let mutant = &outcome["scenario"]["Mutant"];
+        for key in [
+            "name",
+            "package",
+            "file",
+            "function",
+            "span",
+            "replacement",
+            "genre",
+        ] {
+            assert!(mutant.get(key).is_some(), "{key} in {mutant}");
+        }
+        let name = mutant["name"].as_str().unwrap();
+        let summary = outcome["summary"].as_str().unwrap();
+        assert_eq!(
+            listed.remove(name).as_deref(),
+            Some(verdict_of(summary)),
+            "{name}: {summary}"
+        );
+    }
+    assert!(listed.is_empty(), "listed without an outcome: {listed:?}");
+    outcomes
+}
+
+/// Every directory and file under `root`, files with their bytes.
+fn tree_snapshot(root: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+    let mut snapshot = BTreeMap::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let relative = path.strip_prefix(root).unwrap().to_owned();
+            if path.is_dir() {
+                snapshot.insert(relative, None);
+                stack.push(path);
+            } else {
+                snapshot.insert(relative, Some(std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    snapshot
+}
+
+/// Asserts that `root` is as `before` found it, naming what changed.
+#[track_caller]
+fn assert_unchanged(root: &Path, before: &BTreeMap<PathBuf, Option<Vec<u8>>>) {
+    let after = tree_snapshot(root);
+    let paths: BTreeSet<&PathBuf> = before.keys().chain(after.keys()).collect();
+    let changed: Vec<&PathBuf> = paths
+        .into_iter()
+        .filter(|p| before.get(*p) != after.get(*p))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "changed in {}: {changed:?}",
+        root.display()
+    );
+}
+
+#[track_caller]
+fn assert_no_processes_left(sandbox: &Sandbox) {
+    let left = sandbox.surviving_processes();
+    sandbox.kill_processes();
+    assert!(left.is_empty(), "processes of the run survive: {left:?}");
+}
+
+/// Waits up to `limit` for the child to exit; kills it if it does not.
+fn exit_within(child: &mut Child, limit: Duration) -> ExitStatus {
+    wait_until(limit, || child.try_wait().unwrap().is_some());
+    if let Some(status) = child.try_wait().unwrap() {
+        return status;
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("mutiny did not exit within {limit:?}");
+}
+
+#[test]
+fn all_caught_exits_0_with_every_mutant_caught() {
+    let dir = fixture("all_caught");
+    let run = run(&dir, &[]);
+    run.assert_exit(0);
+    assert_eq!(run.lines("caught.txt"), list_names(&dir, &[]));
+    assert_counts(&run, [13, 0, 0, 0]);
+}
+
+#[test]
+fn example_exits_2_with_cargo_mutants_verdicts_and_outputs() {
+    let dir = fixture("example");
+    let run = run(&dir, &[]);
+    run.assert_exit(2);
+    assert_list(&run, "missed", &EXAMPLE_MISSED);
+    assert_list(
+        &run,
+        "unviable",
+        &["src/lib.rs:17:9: replace Version::parse -> Option<Version> with Some(Default::default())"],
+    );
+    assert_counts(&run, [15, 11, 0, 1]);
+
+    let expected_json: Value = serde_json::from_str(&list(&dir, &["--json"])).unwrap();
+    assert_eq!(run.json("mutants.json"), expected_json);
+    assert_eq!(run.tested_names().len(), 27);
+
+    let json = run.json("outcomes.json");
+    let baseline = &json["outcomes"][0];
+    assert_eq!(baseline["scenario"], "Baseline");
+    assert_eq!(baseline["summary"], "Success");
+    assert!(run.out().join("log/baseline.log").is_file());
+    let outcomes = mutant_outcomes(&run);
+    assert_eq!(outcomes.len(), 27);
+    assert_eq!(json["outcomes"].as_array().unwrap().len(), 28);
+    for outcome in &outcomes {
+        let mutant = &outcome["scenario"]["Mutant"];
+        assert_eq!(mutant["package"], "example");
+        assert_eq!(mutant["file"], "src/lib.rs");
+        for key in ["log_path", "diff_path"] {
+            let path = outcome[key].as_str().unwrap();
+            assert!(run.out().join(path).is_file(), "{key} {path}");
+        }
+        let phases = outcome["phase_results"].as_array().unwrap();
+        assert!((1..=2).contains(&phases.len()), "{outcome}");
+        for (phase, name) in phases.iter().zip(["Build", "Test"]) {
+            assert_eq!(phase["phase"], name, "{outcome}");
+            assert!(phase["duration"].as_f64().unwrap() >= 0.0, "{phase}");
+            assert!(is_process_status(&phase["process_status"]), "{phase}");
+            let argv = phase["argv"].as_array().unwrap();
+            assert!(argv.iter().all(Value::is_string) && !argv.is_empty());
+        }
+    }
+    let start = json["start_time"].as_str().unwrap();
+    let end = json["end_time"].as_str().unwrap();
+    assert!(!start.is_empty() && end >= start, "{start} .. {end}");
+}
+
+#[test]
+fn infinite_loop_with_timeout_3_exits_3_and_kills_the_looping_test() {
+    let run = run(&fixture("infinite_loop"), &["--timeout", "3"]);
+    run.assert_exit(3);
+    assert_list(
+        &run,
+        "timeout",
+        &["src/lib.rs:5:5: replace is_done -> bool with false"],
+    );
+    assert_counts(&run, [5, 0, 1, 0]);
+    let outcomes = mutant_outcomes(&run);
+    let timed_out = outcomes.iter().find(|o| o["summary"] == "Timeout").unwrap();
+    let test = &timed_out["phase_results"][1];
+    assert_eq!(test["process_status"], "Timeout", "{timed_out}");
+    assert!(test["duration"].as_f64().unwrap() >= 3.0, "{test}");
+    assert_no_processes_left(&run);
+}
+
+#[test]
+fn failing_baseline_exits_4_names_the_failing_test_and_tests_no_mutant() {
+    let run = run(&fixture("failing_baseline"), &[]);
+    run.assert_exit(4);
+    let stderr = run.stderr();
+    for needle in ["two_plus_two_is_five", "cargo test"] {
+        assert!(stderr.contains(needle), "{needle:?} in {stderr}");
+    }
+    let json = run.json("outcomes.json");
+    assert_eq!(json["total_mutants"], 0);
+    let outcomes = json["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 1, "{json}");
+    assert_eq!(outcomes[0]["scenario"], "Baseline");
+    assert_eq!(outcomes[0]["summary"], "Failure");
+    assert_counts(&run, [0, 0, 0, 0]);
+    assert_eq!(run.mutant_logs(), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn unviable_exits_0_and_lists_the_mutant_that_does_not_build() {
+    let run = run(&fixture("unviable"), &[]);
+    run.assert_exit(0);
+    assert_list(
+        &run,
+        "unviable",
+        &["src/lib.rs:11:5: replace point -> Point with Default::default()"],
+    );
+    assert_counts(&run, [5, 0, 0, 1]);
+}
+
+#[test]
+fn workspace_flag_tests_every_member_and_misses_all_untested_mutants() {
+    let run = run(&fixture("workspace"), &["--workspace"]);
+    run.assert_exit(2);
+    assert_list(
+        &run,
+        "missed",
+        &[
+            "crates/app/src/main.rs:2:5: replace main with ()",
+            "crates/app/src/main.rs:6:5: replace describe -> &'static str with \"\"",
+            "crates/app/src/main.rs:6:5: replace describe -> &'static str with \"xyzzy\"",
+            "crates/app/src/main.rs:6:10: replace > with == in describe",
+            "crates/app/src/main.rs:6:10: replace > with < in describe",
+            "crates/app/src/main.rs:6:10: replace > with >= in describe",
+            "crates/core/src/lib.rs:2:5: replace double -> u32 with 0",
+            "crates/core/src/lib.rs:2:5: replace double -> u32 with 1",
+            "crates/core/src/lib.rs:2:7: replace * with + in double",
+            "crates/core/src/lib.rs:2:7: replace * with / in double",
+        ],
+    );
+    assert_counts(&run, [0, 10, 0, 0]);
+}
+
+#[test]
+fn path_dependency_outside_the_workspace_still_builds_and_all_are_caught() {
+    let app = fixture("outside_dep").join("app");
+    let run = run(&app, &[]);
+    run.assert_exit(0);
+    let caught = run.lines("caught.txt");
+    assert_eq!(caught, list_names(&app, &[]));
+    assert!(caught.iter().all(|name| name.starts_with("src/lib.rs:")));
+    assert_counts(&run, [7, 0, 0, 0]);
+}
+
+#[test]
+fn user_tree_is_byte_identical_after_a_run_and_gets_no_build_output() {
+    // The run rewrites app's `../helper` path in its scratch copy: neither
+    // app's manifest nor anything in helper may change.
+    let root = fixture("outside_dep");
+    let before = tree_snapshot(&root);
+    let run = run(&root.join("app"), &["-F", "quadruple"]);
+    run.assert_exit(0);
+    assert_counts(&run, [2, 0, 0, 0]);
+    assert_unchanged(&root, &before);
+    for dir in ["", "app", "helper"] {
+        for name in ["target", "Cargo.lock", "mutants.out"] {
+            let path = root.join(dir).join(name);
+            let existed = before.contains_key(&Path::new(dir).join(name));
+            assert!(existed || !path.exists(), "{} was created", path.display());
+        }
+    }
+}
+
+#[test]
+fn ctrl_c_exits_130_and_cleans_up_leaving_valid_partial_results() {
+    let dir = fixture("example");
+    let before = tree_snapshot(&dir);
+    let sandbox = Sandbox::new();
+    let _turn = one_at_a_time();
+    let mut child = sandbox.start_and_wait_for_a_mutant(&dir, &[]);
+    // SAFETY: a plain syscall on the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = exit_within(&mut child, Duration::from_secs(10));
+    let stderr = sandbox.stderr_file();
+    assert_eq!(status.code(), Some(130), "{status:?}\n{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert_unchanged(&dir, &before);
+    assert_eq!(sandbox.scratch_trees(), Vec::<String>::new());
+    assert_no_processes_left(&sandbox);
+    let json = sandbox.json("outcomes.json");
+    assert!(json["end_time"].is_string(), "{json}");
+    let tested = mutant_outcomes(&sandbox).len();
+    assert_eq!(json["total_mutants"], tested);
+    assert!(tested < 27, "the run was not interrupted: {tested} tested");
+}
+
+#[test]
+fn sigkill_mid_build_leaves_the_user_tree_byte_identical() {
+    let dir = fixture("example");
+    let before = tree_snapshot(&dir);
+    let sandbox = Sandbox::new();
+    let _turn = one_at_a_time();
+    let mut child = sandbox.start_and_wait_for_a_mutant(&dir, &[]);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Scratch trees cannot be deleted after SIGKILL: the sandbox goes, with
+    // whatever was still running in it.
+    sandbox.kill_processes();
+    assert!(!sandbox.scratch_trees().is_empty(), "not killed mid-run");
+    assert_unchanged(&dir, &before);
+}
+
+#[test]
+fn sigkill_leaves_no_process_of_the_run_running() {
+    // The one mutant loops forever in its test: were its test binary to
+    // outlive mutiny, it would spin until someone killed it by hand.
+    let sandbox = Sandbox::new();
+    let _turn = one_at_a_time();
+    let extra = ["-F", "is_done -> bool with false", "--timeout", "60"];
+    let mut child = sandbox.start_and_wait_for_a_mutant(&fixture("infinite_loop"), &extra);
+    let looping = wait_until(Duration::from_secs(60), || {
+        sandbox
+            .processes()
+            .iter()
+            .any(|(_, args)| args[0].contains("/deps/infinite_loop-"))
+    });
+    assert!(looping, "the mutant's test never ran");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_no_processes_left(&sandbox);
+}
+
+#[test]
+fn shards_0_and_1_of_2_split_the_mutants_and_together_miss_the_same() {
+    let dir = fixture("example");
+    let shards = [
+        run(&dir, &["--shard", "0/2"]),
+        run(&dir, &["--shard", "1/2"]),
+    ];
+    let names: Vec<BTreeSet<String>> = shards
+        .iter()
+        .map(|shard| shard.tested_names().into_iter().collect())
+        .collect();
+    assert!(names[0].is_disjoint(&names[1]), "{names:?}");
+    let all: Vec<String> = names[0].union(&names[1]).cloned().collect();
+    assert_eq!(all, list_names(&dir, &[]));
+    assert_eq!(all.len(), 27);
+    let mut missed = Vec::new();
+    for shard in &shards {
+        assert_eq!(mutant_outcomes(shard).len(), shard.tested_names().len());
+        let shard_missed = shard.lines("missed.txt");
+        shard.assert_exit(if shard_missed.is_empty() { 0 } else { 2 });
+        missed.extend(shard_missed);
+    }
+    assert_eq!(sorted(&missed), sorted(&EXAMPLE_MISSED));
+}
+
+#[test]
+fn in_diff_tests_only_mutants_on_changed_lines_and_refuses_a_non_diff() {
+    let dir = fixture("example");
+    let files = tempfile::tempdir().unwrap();
+    let diff = files.path().join("change.diff");
+    std::fs::write(
+        &diff,
+        "diff --git a/src/lib.rs b/src/lib.rs\n\
+         --- a/src/lib.rs\n\
+         +++ b/src/lib.rs\n\
+         @@ -30 +30 @@\n\
+         -        self.major >= 0\n\
+         +        self.major > 0\n",
+    )
+    .unwrap();
+    let changed = run(&dir, &["--in-diff", diff.to_str().unwrap()]);
+    changed.assert_exit(2);
+    let on_line_30: Vec<String> = list_names(&dir, &[])
+        .into_iter()
+        .filter(|name| name.starts_with("src/lib.rs:30:"))
+        .collect();
+    assert_eq!(on_line_30.len(), 5);
+    assert_eq!(changed.tested_names(), on_line_30);
+    assert_eq!(changed.lines("missed.txt"), on_line_30);
+
+    let notes = files.path().join("notes.txt");
+    std::fs::write(&notes, "Remember to bump the version.\nThen tag it.\n").unwrap();
+    let refused = run(&dir, &["--in-diff", notes.to_str().unwrap()]);
+    refused.assert_exit(1);
+    let message = refused.stderr();
+    for needle in ["notes.txt", "not a unified diff"] {
+        assert!(message.contains(needle), "{needle:?} in {message}");
+    }
+    assert!(!message.contains("panicked"), "{message}");
+}
+
+#[test]
+fn json_flag_prints_one_object_whose_counts_and_verdicts_match_the_lists() {
+    let filter = "Version::parse|is_stable -> bool with true|count_matching -> usize with 0";
+    let run = run(&fixture("example"), &["--json", "-F", filter]);
+    run.assert_exit(2);
+    let stdout = run.stdout();
+    let json: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stdout}"));
+    assert!(run.stderr().contains("found 4 mutants"), "{}", run.stderr());
+    assert_counts(&run, [2, 1, 0, 1]);
+    let outcomes_json = run.json("outcomes.json");
+    for key in ["total_mutants", "missed", "caught", "timeout", "unviable"] {
+        assert_eq!(json[key], outcomes_json[key], "{key}");
+    }
+    assert_eq!(json["exit_code"], 2);
+    let verdicts: BTreeMap<String, String> = json["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            let name = o["name"].as_str().unwrap().to_owned();
+            (name, o["verdict"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    assert_eq!(json["outcomes"].as_array().unwrap().len(), 4);
+    assert_eq!(verdicts, run.verdicts());
+}
+
+#[test]
+fn bad_flag_value_is_a_usage_error_that_leaves_mutants_out_alone() {
+    let sandbox = Sandbox::new();
+    let earlier = sandbox.out();
+    std::fs::create_dir(&earlier).unwrap();
+    std::fs::write(earlier.join("outcomes.json"), "{\"earlier\": true}").unwrap();
+    let run = sandbox.run(&fixture("example"), &["--baseline", "sometimes"]);
+    run.assert_exit(1);
+    let message = run.stderr();
+    assert!(message.contains("--baseline"), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    assert_eq!(
+        run.json("outcomes.json"),
+        serde_json::json!({"earlier": true})
+    );
+    let old = run.dir.path().join("out/mutants.out.old");
+    assert!(!old.exists(), "a usage error moved mutants.out aside");
+}
