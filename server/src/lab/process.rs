@@ -54,13 +54,16 @@ pub fn run(
     Ok(ended)
 }
 
+/// How often a waiting job looks at the cancel flag.
+const CANCEL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
+
 fn wait(
     child: &mut Child,
     start: Instant,
     timeout: Option<Duration>,
     cancel: &Cancel,
 ) -> Result<Ended> {
-    let mut pause = Duration::from_millis(1);
+    let mut watch = ExitWatch::new(child);
     loop {
         if has_exited(child)? {
             // Reap only after killing the group: while the leader is a
@@ -69,7 +72,8 @@ fn wait(
             let status = child.wait()?;
             return Ok(Ended::Status(process_status(status)));
         }
-        let timed_out = timeout.is_some_and(|t| start.elapsed() >= t);
+        let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
+        let timed_out = left == Some(Duration::ZERO);
         if timed_out || cancel.is_cancelled() {
             kill_group(child);
             child.wait()?;
@@ -79,9 +83,53 @@ fn wait(
                 Ended::Cancelled
             });
         }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(20));
+        watch.pause(left.map_or(CANCEL_CHECK_INTERVAL, |l| l.min(CANCEL_CHECK_INTERVAL)));
     }
+}
+
+/// Sleeps until a child exits or a time passes. On Linux a pidfd wakes it
+/// the moment the child exits; elsewhere it polls with a growing pause.
+struct ExitWatch {
+    #[cfg(target_os = "linux")]
+    pidfd: Option<std::os::fd::OwnedFd>,
+    pause: Duration,
+}
+
+impl ExitWatch {
+    fn new(child: &Child) -> ExitWatch {
+        ExitWatch {
+            #[cfg(target_os = "linux")]
+            pidfd: pidfd_open(child),
+            pause: Duration::from_millis(1),
+        }
+    }
+
+    fn pause(&mut self, limit: Duration) {
+        #[cfg(target_os = "linux")]
+        if let Some(pidfd) = &self.pidfd {
+            use std::os::fd::AsRawFd;
+            let mut poll = libc::pollfd {
+                fd: pidfd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let millis = limit.as_millis().clamp(1, i32::MAX as u128) as i32;
+            // SAFETY: one valid pollfd on this stack; the fd lives in `self`.
+            unsafe { libc::poll(&mut poll, 1, millis) };
+            return;
+        }
+        std::thread::sleep(self.pause.min(limit));
+        self.pause = (self.pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn pidfd_open(child: &Child) -> Option<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: pidfd_open takes a pid and flags and returns a new fd or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id() as libc::pid_t, 0) };
+    // SAFETY: a non-negative result is a fresh fd that nothing else owns.
+    (fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as i32) })
 }
 
 #[cfg(unix)]
