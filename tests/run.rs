@@ -783,3 +783,58 @@ fn bad_flag_value_is_a_usage_error_that_leaves_mutants_out_alone() {
     let old = run.dir.path().join("out/mutants.out.old");
     assert!(!old.exists(), "a usage error moved mutants.out aside");
 }
+
+#[test]
+fn test_workspace_and_test_package_judge_mutants_by_other_packages_tests() {
+    // core-lib has no tests of its own; app's test checks `double`.
+    let double = [
+        "crates/core/src/lib.rs:2:5: replace double -> u32 with 0",
+        "crates/core/src/lib.rs:2:5: replace double -> u32 with 1",
+        "crates/core/src/lib.rs:2:7: replace * with + in double",
+        "crates/core/src/lib.rs:2:7: replace * with / in double",
+    ];
+    let own = run(&fixture("workspace"), &["-p", "core-lib"]);
+    own.assert_exit(2);
+    assert_list(&own, "missed", &double);
+    for widen in [&["--test-workspace"][..], &["--test-package", "app"]] {
+        let args = [&["-p", "core-lib"][..], widen].concat();
+        let widened = run(&fixture("workspace"), &args);
+        widened.assert_exit(0);
+        assert_list(&widened, "caught", &double);
+        let argv = &mutant_outcomes(&widened)[0]["phase_results"][1]["argv"];
+        let argv: Vec<&str> = argv
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(Value::as_str)
+            .collect();
+        assert!(
+            argv.contains(&"--workspace") || argv.contains(&"--package=app@0.1.0"),
+            "{argv:?}"
+        );
+    }
+}
+
+#[test]
+fn nextest_test_tool_gives_the_same_verdicts_as_cargo_test() {
+    let run = run(&fixture("example"), &["--test-tool", "nextest"]);
+    run.assert_exit(2);
+    assert_list(&run, "missed", &EXAMPLE_MISSED);
+    let outcomes = mutant_outcomes(&run);
+    let argv = outcomes[0]["phase_results"][0]["argv"].to_string();
+    assert!(argv.contains("\"nextest\",\"run\",\"--no-run\""), "{argv}");
+}
+
+#[test]
+fn baseline_skip_tests_the_mutants_without_testing_the_unmutated_tree() {
+    let run = run(
+        &fixture("all_caught"),
+        &["--baseline", "skip", "--timeout", "20"],
+    );
+    run.assert_exit(0);
+    let outcomes = run.json("outcomes.json");
+    let first = &outcomes["outcomes"][0]["scenario"];
+    assert!(first.get("Mutant").is_some(), "first outcome: {first}");
+    assert!(!run.out().join("log/baseline.log").exists());
+    assert_eq!(run.lines("missed.txt"), Vec::<String>::new());
+}

@@ -101,21 +101,8 @@ pub struct RunArgs {
 pub fn run_command(args: &RunArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
     let config = &selected.config;
-    let mut mutants = selected.mutants;
-    if let Some(diff_file) = &args.in_diff {
-        let text = std::fs::read_to_string(diff_file)
-            .with_context(|| format!("cannot read the diff {}", diff_file.display()))?;
-        let changed = ChangedLines::parse(&text)
-            .with_context(|| format!("cannot use {} as a diff", diff_file.display()))?;
-        mutants.retain(|m| changed.touches(m));
-    }
-    if let Some(shard) = args.shard {
-        let sharding: Sharding = match args.sharding.as_ref().or(config.sharding.as_ref()) {
-            Some(name) => name.parse()?,
-            None => Sharding::default(),
-        };
-        mutants = sharding.select(shard, mutants);
-    }
+    let mutants = selected.mutants;
+    let mutants = narrow(mutants, args, config)?;
     let mutants: Vec<Arc<Mutant>> = mutants.into_iter().map(Arc::new).collect();
     let mut console = Console::new(mutants.len(), args.json);
     let workspace = &selected.workspace;
@@ -200,6 +187,25 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     }
     console.line(&counts.summary_line());
     finish(args, &console, &outcomes, &counts, counts.exit_code())
+}
+
+/// Keeps the mutants on lines `--in-diff` changes, then this `--shard`'s.
+fn narrow(mut mutants: Vec<Mutant>, args: &RunArgs, config: &Config) -> Result<Vec<Mutant>> {
+    if let Some(diff_file) = &args.in_diff {
+        let text = std::fs::read_to_string(diff_file)
+            .with_context(|| format!("cannot read the diff {}", diff_file.display()))?;
+        let changed = ChangedLines::parse(&text)
+            .with_context(|| format!("cannot use {} as a diff", diff_file.display()))?;
+        mutants.retain(|m| changed.touches(m));
+    }
+    if let Some(shard) = args.shard {
+        let sharding: Sharding = match args.sharding.as_ref().or(config.sharding.as_ref()) {
+            Some(name) => name.parse()?,
+            None => Sharding::default(),
+        };
+        mutants = sharding.select(shard, mutants);
+    }
+    Ok(mutants)
 }
 
 /// The lab's options from the flags and the config; `log_dir` is left empty

@@ -1,7 +1,7 @@
 //! Skip rules that attributes express: tests, `cfg(test)`, `mutants::skip`
 //! (also inside `cfg_attr`) and `mutants::exclude_re("…")`.
 
-use ra_ap_syntax::{ast, AstNode, AstToken, SyntaxKind};
+use ra_ap_syntax::{ast, AstNode, AstToken};
 
 use super::pretty;
 
@@ -26,14 +26,7 @@ pub fn examine(attrs: impl Iterator<Item = ast::Attr>) -> AttrVerdict {
 fn examine_meta(meta: &ast::Meta, verdict: &mut AttrVerdict) {
     match meta {
         ast::Meta::CfgMeta(cfg) => {
-            // Any mention of `test`: code under `cfg(test)` is test code, and code
-            // under `cfg(not(test))` is not compiled by tests at all.
-            let mentions_test = cfg
-                .syntax()
-                .descendants_with_tokens()
-                .filter_map(|element| element.into_token())
-                .any(|token| token.kind() == SyntaxKind::IDENT && token.text() == "test");
-            verdict.skip |= mentions_test;
+            verdict.skip |= cfg.cfg_predicate().is_some_and(|p| requires_test(&p));
         }
         ast::Meta::CfgAttrMeta(cfg_attr) => {
             for inner in cfg_attr.metas() {
@@ -58,6 +51,26 @@ fn examine_meta(meta: &ast::Meta, verdict: &mut AttrVerdict) {
             } else if segments.last().is_some_and(|last| last == "test") {
                 // `#[test]`, `#[tokio::test]`, `#[rstest::test]`…
                 verdict.skip = true;
+            }
+        }
+    }
+}
+
+/// True when code under this predicate exists only in test builds:
+/// `test`, `all(test, …)`, `any(all(test, a), test)`. Code under
+/// `any(test, feature = "std")` or `not(test)` is compiled into ordinary
+/// builds too, where integration tests and doctests can catch its mutants.
+fn requires_test(predicate: &ast::CfgPredicate) -> bool {
+    match predicate {
+        ast::CfgPredicate::CfgAtom(atom) => {
+            atom.eq_token().is_none() && atom.ident_token().is_some_and(|t| t.text() == "test")
+        }
+        ast::CfgPredicate::CfgComposite(composite) => {
+            let mut children = composite.cfg_predicates().peekable();
+            match composite.keyword().as_ref().map(|k| k.text()) {
+                Some("all") => children.any(|p| requires_test(&p)),
+                Some("any") => children.peek().is_some() && children.all(|p| requires_test(&p)),
+                _ => false,
             }
         }
     }
@@ -106,7 +119,7 @@ mod tests {
             "#[tokio::test(flavor = \"multi_thread\")]",
             "#[cfg(test)]",
             "#[cfg(all(test, feature = \"x\"))]",
-            "#[cfg(not(test))]",
+            "#[cfg(all(unix, any(test, all(test, miri))))]",
             "#[mutants::skip]",
             "#[cfg_attr(test, mutants::skip)]",
             "#[cfg_attr(all(), inline, mutants::skip)]",
@@ -124,6 +137,10 @@ mod tests {
             "#[inline]",
             "#[cfg(feature = \"testing\")]",
             "#[cfg(unix)]",
+            "#[cfg(any(test, feature = \"std\"))]",
+            "#[cfg(not(test))]",
+            "#[cfg(test = \"x\")]",
+            "#[cfg(any())]",
             "#[cfg_attr(test, derive(Debug))]",
             "#[test_case(1)]",
             "#[mutants::skip_not]",
