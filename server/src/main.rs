@@ -35,6 +35,9 @@ enum Command {
     /// Test the mutants of a workspace: build and test each in a scratch
     /// copy, report the ones the tests miss, and write mutants.out/.
     Run(Box<run::RunArgs>),
+    /// Run the language server on stdin/stdout: mutants of each saved file
+    /// are tested in the background and missed ones shown as warnings.
+    Lsp,
 }
 
 #[derive(Args, Debug)]
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => list_command(&args),
         Command::Run(args) => run::run_command(&args),
+        Command::Lsp => mutiny::lsp::serve_stdio().map(|()| exit_code::SUCCESS),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),

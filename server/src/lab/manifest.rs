@@ -7,22 +7,15 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context, Result};
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
-/// Rewrites, in the copy of `relative` under `scratch_root`, every relative
-/// dependency path that climbs out of `source_root` into an absolute path
-/// into the user's tree. Manifests that need no change are not rewritten.
-pub fn fix_path_dependencies(
-    source_root: &Path,
-    scratch_root: &Path,
-    relative: &Path,
-) -> Result<()> {
-    let copy = scratch_root.join(relative);
-    let text = std::fs::read_to_string(&copy)
-        .with_context(|| format!("cannot read {}", copy.display()))?;
-    let source_manifest_dir = source_root.join(relative.parent().unwrap_or(Path::new("")));
-    let Some(fixed) = fixed_manifest(&text, source_root, &source_manifest_dir) else {
-        return Ok(());
-    };
-    std::fs::write(&copy, fixed).with_context(|| format!("cannot write {}", copy.display()))
+/// The text a scratch copy of the manifest at `relative` (under
+/// `source_root`) should have: the user's, with every relative dependency
+/// path that climbs out of `source_root` made absolute.
+pub fn copy_text(source_root: &Path, relative: &Path) -> Result<String> {
+    let original = source_root.join(relative);
+    let text = std::fs::read_to_string(&original)
+        .with_context(|| format!("cannot read {}", original.display()))?;
+    let manifest_dir = original.parent().unwrap_or(source_root);
+    Ok(fixed_manifest(&text, source_root, manifest_dir).unwrap_or(text))
 }
 
 /// The manifest text with outside paths made absolute, or `None` when there

@@ -106,6 +106,8 @@ pub fn default_jobs() -> usize {
 /// Scratch trees and what is known about them.
 pub struct Lab {
     options: LabOptions,
+    /// The user's workspace, which the trees copy.
+    source_root: PathBuf,
     /// `name@version` for each package name of the workspace.
     package_specs: HashMap<String, String>,
     /// Job 0's tree is the baseline tree; the others are copies of it.
@@ -126,10 +128,21 @@ impl Lab {
         let tree = ScratchTree::copy_from(&workspace.root)?;
         Ok(Lab {
             options,
+            source_root: workspace.root.clone(),
             package_specs,
             trees: vec![tree],
             test_timeout: None,
         })
+    }
+
+    /// Brings every scratch tree up to date with the user's tree (after the
+    /// user saved files); returns the relative paths that changed.
+    pub fn sync(&mut self) -> Result<Vec<PathBuf>> {
+        let mut changed = Vec::new();
+        for tree in &self.trees {
+            changed = tree.sync_from(&self.source_root)?;
+        }
+        Ok(changed)
     }
 
     /// The test timeout: explicit, or derived from the baseline once it ran.

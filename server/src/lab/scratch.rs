@@ -36,39 +36,48 @@ impl ScratchTree {
     /// to absolute paths in the copy so that it still builds.
     pub fn copy_from(source: &Path) -> Result<ScratchTree> {
         let (dir, root) = new_scratch_dir(source)?;
-        let mut manifests = Vec::new();
-        let walk = ignore::WalkBuilder::new(source)
-            .hidden(false)
-            .git_ignore(true)
-            .git_exclude(false)
-            .git_global(false)
-            .require_git(false)
-            .parents(false)
-            .filter_entry(|entry| {
-                !(entry.file_type().is_some_and(|t| t.is_dir())
-                    && NEVER_COPIED.contains(&entry.file_name().to_string_lossy().as_ref()))
-            })
-            .build();
-        for entry in walk {
-            let entry = entry.with_context(|| format!("cannot list {}", source.display()))?;
-            let relative = entry
-                .path()
-                .strip_prefix(source)
-                .expect("walk stays under its root");
-            if relative.as_os_str().is_empty() {
-                continue;
+        for_each_source_entry(source, |relative, from, file_type| {
+            let to = root.join(relative);
+            if is_manifest(from, file_type) {
+                write_file(&to, &manifest::copy_text(source, relative)?)
+            } else {
+                copy_entry(from, &to, file_type)
             }
-            let target = root.join(relative);
-            let file_type = entry.file_type().context("entry has a file type")?;
-            if file_type.is_file() && entry.file_name() == "Cargo.toml" {
-                manifests.push(relative.to_owned());
-            }
-            copy_entry(entry.path(), &target, file_type)?;
-        }
-        for relative in manifests {
-            manifest::fix_path_dependencies(source, &root, &relative)?;
-        }
+        })?;
         Ok(ScratchTree { dir, root })
+    }
+
+    /// Brings the copy up to date with `source` (the tree it was copied
+    /// from): files whose content differs are copied again with a new
+    /// modification time, so cargo rebuilds what they feed. Returns the
+    /// relative paths that changed. Files deleted from `source` stay.
+    pub fn sync_from(&self, source: &Path) -> Result<Vec<PathBuf>> {
+        let mut changed = Vec::new();
+        for_each_source_entry(source, |relative, from, file_type| {
+            let to = self.root.join(relative);
+            if file_type.is_dir() {
+                std::fs::create_dir_all(&to)?;
+                return Ok(());
+            }
+            if !file_type.is_file() {
+                return Ok(());
+            }
+            if is_manifest(from, file_type) {
+                let text = manifest::copy_text(source, relative)?;
+                if std::fs::read(&to).ok().as_deref() == Some(text.as_bytes()) {
+                    return Ok(());
+                }
+                write_file(&to, &text)?;
+            } else if same_content(from, &to) {
+                return Ok(());
+            } else {
+                std::fs::copy(from, &to)
+                    .with_context(|| format!("cannot copy {}", from.display()))?;
+            }
+            changed.push(relative.to_owned());
+            Ok(())
+        })?;
+        Ok(changed)
     }
 
     /// Copies this scratch tree, build output included, into a new one. The
@@ -103,6 +112,58 @@ impl ScratchTree {
     pub fn delete(self) -> Result<()> {
         self.dir.close().context("cannot delete the scratch tree")
     }
+}
+
+/// Calls `visit(relative, path, type)` for each entry of the user's tree
+/// that belongs in a scratch copy: not ignored by `.gitignore`, not under a
+/// directory of `NEVER_COPIED`. Directories come before their contents.
+fn for_each_source_entry(
+    source: &Path,
+    mut visit: impl FnMut(&Path, &Path, std::fs::FileType) -> Result<()>,
+) -> Result<()> {
+    let walk = ignore::WalkBuilder::new(source)
+        .hidden(false)
+        .git_ignore(true)
+        .git_exclude(false)
+        .git_global(false)
+        .require_git(false)
+        .parents(false)
+        .filter_entry(|entry| {
+            !(entry.file_type().is_some_and(|t| t.is_dir())
+                && NEVER_COPIED.contains(&entry.file_name().to_string_lossy().as_ref()))
+        })
+        .build();
+    for entry in walk {
+        let entry = entry.with_context(|| format!("cannot list {}", source.display()))?;
+        let relative = entry
+            .path()
+            .strip_prefix(source)
+            .expect("walk stays under its root");
+        if relative.as_os_str().is_empty() {
+            continue;
+        }
+        let file_type = entry.file_type().context("entry has a file type")?;
+        visit(relative, entry.path(), file_type)?;
+    }
+    Ok(())
+}
+
+fn is_manifest(path: &Path, file_type: std::fs::FileType) -> bool {
+    file_type.is_file() && path.file_name() == Some("Cargo.toml".as_ref())
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// True when both files exist with the same bytes. (Modification times
+/// cannot tell: a scratch tree's files are rewritten by every mutant.)
+fn same_content(a: &Path, b: &Path) -> bool {
+    let (Ok(meta_a), Ok(meta_b)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    meta_a.len() == meta_b.len()
+        && matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// A fresh temporary directory holding an empty folder named like `source`.
@@ -227,5 +288,33 @@ mod tests {
         let mut expected = files(&source);
         expected.retain(|path, _| !path.starts_with("target/"));
         assert_eq!(files(scratch.root()), expected);
+    }
+
+    #[test]
+    fn sync_copies_changed_files_only_and_keeps_fixed_manifests() {
+        let outer = tempfile::tempdir().unwrap();
+        let root = outer.path().join("ws");
+        write(
+            &root,
+            "Cargo.toml",
+            "[dependencies]\nh = { path = \"../helper\" }\n",
+        );
+        write(&root, "src/lib.rs", "pub fn f() {}\n");
+        write(&root, "src/other.rs", "pub fn g() {}\n");
+        let scratch = ScratchTree::copy_from(&root).unwrap();
+        let manifest = std::fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap();
+        assert!(manifest.contains(&outer.path().join("helper").display().to_string()));
+
+        assert!(scratch.sync_from(&root).unwrap().is_empty());
+        write(&root, "src/lib.rs", "pub fn f() { changed() }\n");
+        write(&root, "src/new.rs", "pub fn h() {}\n");
+        let mut changed = scratch.sync_from(&root).unwrap();
+        changed.sort();
+        assert_eq!(changed, [Path::new("src/lib.rs"), Path::new("src/new.rs")]);
+        assert_eq!(files(scratch.root()), {
+            let mut expected = files(&root);
+            expected.insert("Cargo.toml".into(), manifest.into_bytes());
+            expected
+        });
     }
 }

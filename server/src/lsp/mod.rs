@@ -1,0 +1,270 @@
+//! The language server: a thin adapter from LSP to the engine. It maps
+//! saves to `Session` runs on a worker thread and engine results to
+//! diagnostics, hovers and code lenses. All LSP types stay in this module
+//! (the interface to `tower-lsp-server`).
+
+mod input;
+mod to_proto;
+mod worker;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use anyhow::Result;
+use tokio::sync::mpsc::UnboundedSender;
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::{
+    CodeLens, CodeLensOptions, CodeLensParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, ExecuteCommandOptions, ExecuteCommandParams, Hover, HoverParams,
+    HoverProviderCapability, InitializeParams, InitializeResult, InitializedParams, LSPAny,
+    MessageType, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+};
+use tower_lsp_server::{Client, LanguageServer, LspService, Server};
+
+use crate::lab::Cancel;
+use crate::position::SourceIndex;
+use to_proto::{Finding, SHOW_DIFF_COMMAND};
+use worker::{Job, Message};
+
+/// Serves LSP on stdin/stdout until the client says `exit` or goes away.
+pub fn serve_stdio() -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let (service, socket) = LspService::build(Backend::new)
+            .custom_method(input::MALFORMED_METHOD, Backend::malformed)
+            .finish();
+        Server::new(
+            input::checked(tokio::io::stdin()),
+            tokio::io::stdout(),
+            socket,
+        )
+        .serve(service)
+        .await;
+    });
+    // The thread reading stdin may still wait for input that will never
+    // come; after `exit` nothing is left to wait for.
+    runtime.shutdown_background();
+    Ok(())
+}
+
+/// What the request handlers and the worker share.
+#[derive(Default)]
+struct Shared {
+    /// Missed and timed-out mutants by document URI, as last tested.
+    findings: HashMap<String, Vec<Finding>>,
+    /// The cancel flag of each document's latest queued or running job.
+    running: HashMap<String, Cancel>,
+}
+
+struct Backend {
+    client: Client,
+    shared: Arc<Mutex<Shared>>,
+    root: Mutex<Option<PathBuf>>,
+    jobs: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
+    worker: Mutex<Option<std::thread::JoinHandle<()>>>,
+    messages: Mutex<Option<UnboundedSender<Message>>>,
+}
+
+impl Backend {
+    fn new(client: Client) -> Backend {
+        Backend {
+            client,
+            shared: Arc::default(),
+            root: Mutex::new(None),
+            jobs: Mutex::new(None),
+            worker: Mutex::new(None),
+            messages: Mutex::new(None),
+        }
+    }
+
+    fn send_message(&self, message: Message) {
+        if let Some(sender) = self.messages.lock().unwrap().as_ref() {
+            let _ = sender.send(message);
+        }
+    }
+
+    /// Queues a test of the document's mutants, cancelling the stale job
+    /// of the same document and clearing its stale findings.
+    fn queue_test(&self, uri: Uri) {
+        let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else {
+            return;
+        };
+        if path.extension().is_none_or(|e| e != "rs") {
+            return;
+        }
+        let key = uri.to_string();
+        let cancel = Cancel::default();
+        {
+            let mut shared = self.shared.lock().unwrap();
+            if let Some(stale) = shared.running.insert(key.clone(), cancel.clone()) {
+                stale.cancel();
+            }
+            shared.findings.remove(&key);
+        }
+        self.send_message(Message::Publish {
+            uri: uri.clone(),
+            diagnostics: Vec::new(),
+        });
+        if let Some(jobs) = self.jobs.lock().unwrap().as_ref() {
+            let _ = jobs.send(Job::TestFile { uri, path, cancel });
+        }
+    }
+
+    /// A message that was not JSON reached the server (see `input`).
+    async fn malformed(&self, params: serde_json::Value) {
+        let problem = params["problem"].as_str().unwrap_or("malformed message");
+        let text = format!("mutiny: ignored a malformed message: {problem}");
+        self.client.log_message(MessageType::WARNING, text).await;
+    }
+
+    /// The findings of a document, with an index of the text they were
+    /// found in.
+    fn findings(&self, uri: &Uri) -> Option<(Vec<Finding>, SourceIndex)> {
+        let shared = self.shared.lock().unwrap();
+        let findings = shared.findings.get(&uri.to_string())?.clone();
+        let index = SourceIndex::new(&findings.first()?.mutant.source_file.code);
+        Some((findings, index))
+    }
+}
+
+fn root_of(params: &InitializeParams) -> Option<PathBuf> {
+    let from_folder = params
+        .workspace_folders
+        .as_ref()
+        .and_then(|folders| folders.first())
+        .and_then(|folder| folder.uri.to_file_path().map(|p| p.into_owned()));
+    #[allow(deprecated)]
+    from_folder.or_else(|| {
+        params
+            .root_uri
+            .as_ref()
+            .and_then(|uri| uri.to_file_path().map(|p| p.into_owned()))
+    })
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> jsonrpc::Result<InitializeResult> {
+        *self.root.lock().unwrap() = root_of(&params);
+        Ok(InitializeResult {
+            server_info: Some(ServerInfo {
+                name: "mutiny".to_owned(),
+                version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+            }),
+            capabilities: ServerCapabilities {
+                text_document_sync: Some(TextDocumentSyncCapability::Options(
+                    TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(TextDocumentSyncKind::NONE),
+                        save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                            include_text: Some(false),
+                        })),
+                        ..TextDocumentSyncOptions::default()
+                    },
+                )),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                code_lens_provider: Some(CodeLensOptions {
+                    resolve_provider: Some(false),
+                }),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![SHOW_DIFF_COMMAND.to_owned()],
+                    ..ExecuteCommandOptions::default()
+                }),
+                ..ServerCapabilities::default()
+            },
+            ..InitializeResult::default()
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(worker::publish(self.client.clone(), receiver));
+        *self.messages.lock().unwrap() = Some(sender.clone());
+        let Some(root) = self.root.lock().unwrap().clone() else {
+            self.client
+                .show_message(
+                    MessageType::WARNING,
+                    "mutiny: no folder is open, so there is no cargo workspace to test",
+                )
+                .await;
+            return;
+        };
+        let (jobs, job_receiver) = std::sync::mpsc::channel();
+        let shared = self.shared.clone();
+        let handle = std::thread::Builder::new()
+            .name("mutiny-worker".to_owned())
+            .spawn(move || worker::run(root, job_receiver, sender, shared))
+            .expect("spawn the worker thread");
+        *self.jobs.lock().unwrap() = Some(jobs);
+        *self.worker.lock().unwrap() = Some(handle);
+    }
+
+    async fn shutdown(&self) -> jsonrpc::Result<()> {
+        for cancel in self.shared.lock().unwrap().running.values() {
+            cancel.cancel();
+        }
+        // Closing the queue ends the worker once its job is cancelled; it
+        // then deletes its scratch trees.
+        self.jobs.lock().unwrap().take();
+        let worker = self.worker.lock().unwrap().take();
+        if let Some(handle) = worker {
+            let _ = tokio::task::spawn_blocking(move || handle.join()).await;
+        }
+        Ok(())
+    }
+
+    async fn did_open(&self, _: DidOpenTextDocumentParams) {}
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        self.queue_test(params.text_document.uri);
+    }
+
+    async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
+        let document = params.text_document_position_params;
+        let Some((findings, index)) = self.findings(&document.text_document.uri) else {
+            return Ok(None);
+        };
+        let Some(offset) = to_proto::offset(&index, document.position) else {
+            return Ok(None);
+        };
+        Ok(findings
+            .iter()
+            .find(|f| {
+                let range = f.byte_range();
+                range.start <= offset && offset <= range.end
+            })
+            .map(|f| to_proto::hover(&index, f)))
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> jsonrpc::Result<Option<Vec<CodeLens>>> {
+        Ok(self
+            .findings(&params.text_document.uri)
+            .map(|(findings, index)| to_proto::code_lenses(&index, &findings)))
+    }
+
+    async fn execute_command(
+        &self,
+        params: ExecuteCommandParams,
+    ) -> jsonrpc::Result<Option<LSPAny>> {
+        if params.command != SHOW_DIFF_COMMAND {
+            return Err(jsonrpc::Error::invalid_params(format!(
+                "unknown command {:?}",
+                params.command
+            )));
+        }
+        let names: Vec<&str> = params.arguments.iter().filter_map(|a| a.as_str()).collect();
+        let shared = self.shared.lock().unwrap();
+        let diffs: Vec<String> = shared
+            .findings
+            .values()
+            .flatten()
+            .filter(|f| names.contains(&f.mutant.name.as_str()))
+            .map(|f| f.mutant.diff())
+            .collect();
+        Ok(Some(LSPAny::String(diffs.concat())))
+    }
+}

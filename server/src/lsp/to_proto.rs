@@ -1,0 +1,136 @@
+//! Engine values → LSP values: ranges, diagnostics, hovers, code lenses.
+//! Positions go through `position::SourceIndex`, the one converter.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use tower_lsp_server::ls_types::{
+    CodeLens, Command, Diagnostic, DiagnosticSeverity, Hover, HoverContents, MarkupContent,
+    MarkupKind, NumberOrString, Position, Range,
+};
+
+use crate::mutate::Mutant;
+use crate::outcome::Verdict;
+use crate::position::{SourceIndex, Utf16Position};
+
+pub const SHOW_DIFF_COMMAND: &str = "mutiny.showMutantDiff";
+
+/// A mutant the tests did not catch, with its verdict (missed or timeout).
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub mutant: Arc<Mutant>,
+    pub verdict: Verdict,
+}
+
+impl Finding {
+    /// The byte range a diagnostic covers: the replaced text, cut at the
+    /// end of its first line (a replaced body is flagged on its first line).
+    pub fn byte_range(&self) -> std::ops::Range<usize> {
+        let code = &self.mutant.source_file.code;
+        let range = self.mutant.range.clone();
+        let first_line_end = code[range.clone()]
+            .find('\n')
+            .map_or(range.end, |n| range.start + n);
+        range.start..first_line_end.max(range.start)
+    }
+}
+
+fn position(index: &SourceIndex, offset: usize) -> Position {
+    let Utf16Position { line, character } = index.utf16_position(offset);
+    Position { line, character }
+}
+
+pub fn range(index: &SourceIndex, bytes: std::ops::Range<usize>) -> Range {
+    Range {
+        start: position(index, bytes.start),
+        end: position(index, bytes.end),
+    }
+}
+
+/// The byte offset of an LSP position in `code`.
+pub fn offset(index: &SourceIndex, position: Position) -> Option<usize> {
+    index.offset_of_utf16(Utf16Position {
+        line: position.line,
+        character: position.character,
+    })
+}
+
+/// `missed mutant: replace && with || in matches — tests still pass`.
+pub fn diagnostic(index: &SourceIndex, finding: &Finding) -> Diagnostic {
+    let mutant = &finding.mutant;
+    let (severity, message) = match finding.verdict {
+        Verdict::Timeout => (
+            DiagnosticSeverity::INFORMATION,
+            format!(
+                "mutant timed out: {} — the tests ran past the timeout",
+                mutant.description
+            ),
+        ),
+        _ => (
+            DiagnosticSeverity::WARNING,
+            format!("missed mutant: {} — tests still pass", mutant.description),
+        ),
+    };
+    Diagnostic {
+        range: range(index, finding.byte_range()),
+        severity: Some(severity),
+        code: Some(NumberOrString::String(mutant.genre.to_string())),
+        source: Some("mutiny".to_owned()),
+        message,
+        ..Diagnostic::default()
+    }
+}
+
+/// The mutant's name and its diff.
+pub fn hover(index: &SourceIndex, finding: &Finding) -> Hover {
+    let mutant = &finding.mutant;
+    let heading = match finding.verdict {
+        Verdict::Timeout => "mutant timed out",
+        _ => "missed mutant",
+    };
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: format!(
+                "**{heading}** `{}`\n\n```diff\n{}```",
+                mutant.name,
+                mutant.diff()
+            ),
+        }),
+        range: Some(range(index, finding.byte_range())),
+    }
+}
+
+/// One lens per function with findings: `2 missed mutants · show diff`.
+pub fn code_lenses(index: &SourceIndex, findings: &[Finding]) -> Vec<CodeLens> {
+    let mut by_function: BTreeMap<usize, Vec<&Finding>> = BTreeMap::new();
+    for finding in findings {
+        let line_start = finding
+            .mutant
+            .function
+            .as_ref()
+            .and_then(|f| index.offset_of(f.span.start))
+            .unwrap_or(finding.mutant.range.start);
+        by_function.entry(line_start).or_default().push(finding);
+    }
+    by_function
+        .into_iter()
+        .map(|(start, findings)| {
+            let count = findings.len();
+            let noun = if count == 1 { "mutant" } else { "mutants" };
+            let names: Vec<serde_json::Value> = findings
+                .iter()
+                .map(|f| serde_json::Value::String(f.mutant.name.clone()))
+                .collect();
+            CodeLens {
+                range: range(index, start..start),
+                command: Some(Command {
+                    title: format!("{count} missed {noun} · show diff"),
+                    command: SHOW_DIFF_COMMAND.to_owned(),
+                    arguments: Some(names),
+                }),
+                data: None,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,393 @@
+//! `mutiny lsp` end to end: the real binary, spoken to over stdio as an
+//! editor does, on copies of the fixture crates.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+mod support;
+use support::{assert_unchanged, fixture, tree_snapshot, EXAMPLE_MISSED};
+
+/// Long enough for a cold build of a fixture and its mutants on 2 cores.
+const RESULTS_WAIT: Duration = Duration::from_secs(240);
+
+/// A running `mutiny lsp` and what it has said so far.
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    next_id: i64,
+    /// Notifications and server requests not consumed yet.
+    notifications: Vec<Value>,
+    /// The latest diagnostics published for each URI.
+    diagnostics: BTreeMap<String, Vec<Value>>,
+    tmp: tempfile::TempDir,
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+impl Server {
+    fn start() -> Server {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mutiny"))
+            .arg("lsp")
+            .env("TMPDIR", tmp.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("mutiny lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, incoming) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Server {
+            child,
+            stdin,
+            incoming,
+            next_id: 1,
+            notifications: Vec::new(),
+            diagnostics: BTreeMap::new(),
+            tmp,
+        }
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Takes the next message, answering server requests and recording
+    /// diagnostics; `None` after `limit`.
+    fn receive(&mut self, limit: Duration) -> Option<Value> {
+        let message = match self.incoming.recv_timeout(limit) {
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) => return None,
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        };
+        if message.get("method").is_some() && message.get("id").is_some() {
+            let id = message["id"].clone();
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+        }
+        if message["method"] == "textDocument/publishDiagnostics" {
+            let params = &message["params"];
+            let list = params["diagnostics"].as_array().unwrap().clone();
+            self.diagnostics
+                .insert(params["uri"].as_str().unwrap().to_owned(), list);
+        }
+        Some(message)
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self
+                .receive(left)
+                .unwrap_or_else(|| panic!("no answer to {method}"));
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+            self.notifications.push(message);
+        }
+    }
+
+    /// Waits until `done` holds for the server's state, reading messages.
+    fn wait_until(&mut self, what: &str, mut done: impl FnMut(&Server) -> bool) {
+        let deadline = Instant::now() + RESULTS_WAIT;
+        while !done(self) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(!left.is_zero(), "timed out waiting for {what}");
+            if let Some(message) = self.receive(left.min(Duration::from_millis(500))) {
+                self.notifications.push(message);
+            }
+        }
+    }
+
+    fn initialize(&mut self, root: &Path) {
+        let answer = self.request(
+            "initialize",
+            json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+        );
+        assert!(
+            answer["result"]["capabilities"]["hoverProvider"] == true,
+            "{answer}"
+        );
+        self.notify("initialized", json!({}));
+    }
+
+    fn save(&mut self, path: &Path) {
+        let text = std::fs::read_to_string(path).unwrap();
+        let document = json!({"uri": uri(path), "languageId": "rust", "version": 1, "text": text});
+        self.notify("textDocument/didOpen", json!({"textDocument": document}));
+        self.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": uri(path)}}),
+        );
+    }
+
+    fn shown_messages(&self) -> Vec<&Value> {
+        self.notifications
+            .iter()
+            .filter(|m| m["method"] == "window/showMessage")
+            .map(|m| &m["params"])
+            .collect()
+    }
+
+    /// Shuts down and exits; the process must end and leave no scratch
+    /// tree in its TMPDIR.
+    fn stop(mut self) {
+        let answer = self.request("shutdown", Value::Null);
+        assert!(answer.get("error").is_none(), "{answer}");
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "mutiny lsp did not exit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let left: Vec<PathBuf> = std::fs::read_dir(self.tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    }
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length: ") {
+            length = value.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+/// A copy of a fixture in a temporary directory.
+fn copy_of(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join(name);
+    copy_dir(&fixture(name), &root);
+    (dir, root)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// `src/lib.rs:58:28: replace && with || in compatible` → its description.
+fn description(name: &str) -> &str {
+    name.splitn(4, ':').nth(3).unwrap().trim()
+}
+
+#[test]
+fn missed_mutants_become_warnings_with_hover_code_lens_and_diff() {
+    let (_dir, root) = copy_of("example");
+    let before = tree_snapshot(&root);
+    let lib = root.join("src/lib.rs");
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&lib);
+    let key = uri(&lib);
+    server.wait_until("11 missed-mutant diagnostics", |s| {
+        s.diagnostics
+            .get(&key)
+            .is_some_and(|d| d.len() == EXAMPLE_MISSED.len())
+    });
+    let diagnostics = server.diagnostics[&key].clone();
+    let mut messages: Vec<String> = diagnostics
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    messages.sort();
+    let mut expected: Vec<String> = EXAMPLE_MISSED
+        .iter()
+        .map(|name| format!("missed mutant: {} — tests still pass", description(name)))
+        .collect();
+    expected.sort();
+    assert_eq!(messages, expected);
+    for diagnostic in &diagnostics {
+        assert_eq!(diagnostic["severity"], 2, "Warning: {diagnostic}");
+        assert_eq!(diagnostic["source"], "mutiny");
+    }
+
+    // `&&` in `compatible` is at line 58, column 28 (1-based).
+    let and = diagnostics
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .contains("replace && with ||")
+        })
+        .unwrap();
+    assert_eq!(and["code"], "BinaryOperator");
+    assert_eq!(and["range"]["start"], json!({"line": 57, "character": 27}));
+    assert_eq!(and["range"]["end"], json!({"line": 57, "character": 29}));
+    let hover = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": key}, "position": {"line": 57, "character": 28}}),
+    );
+    let hover_text = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        hover_text.contains("src/lib.rs:58:28: replace && with || in compatible")
+            && hover_text.contains("```diff")
+            && hover_text.contains("+        version.major == 0 || /* ~ changed by mutiny ~ */"),
+        "{hover_text}"
+    );
+
+    let lenses = server.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": key}}),
+    );
+    let mut titles: Vec<String> = lenses["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap().to_owned())
+        .collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        [
+            "3 missed mutants · show diff",
+            "3 missed mutants · show diff",
+            "5 missed mutants · show diff"
+        ]
+    );
+    let diff = server.request(
+        "workspace/executeCommand",
+        json!({"command": "mutiny.showMutantDiff", "arguments": [EXAMPLE_MISSED[8]]}),
+    );
+    let diff = diff["result"].as_str().unwrap();
+    assert!(
+        diff.starts_with("--- src/lib.rs\n+++ replace && with ||"),
+        "{diff}"
+    );
+
+    server.stop();
+    assert_unchanged(&root, &before);
+}
+
+#[test]
+fn failing_baseline_is_shown_as_an_error_and_no_mutant_is_reported() {
+    let (_dir, root) = copy_of("failing_baseline");
+    let lib = root.join("src/lib.rs");
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&lib);
+    server.wait_until("an error message", |s| {
+        s.shown_messages().iter().any(|m| m["type"] == 1)
+    });
+    let error = server
+        .shown_messages()
+        .into_iter()
+        .find(|m| m["type"] == 1)
+        .unwrap()
+        .clone();
+    let text = error["message"].as_str().unwrap();
+    assert!(text.contains("two_plus_two_is_five"), "{text}");
+    let key = uri(&lib);
+    assert!(
+        server.diagnostics.get(&key).is_none_or(|d| d.is_empty()),
+        "{:?}",
+        server.diagnostics
+    );
+    server.stop();
+}
+
+#[test]
+fn a_folder_without_a_cargo_workspace_gets_a_message_and_the_server_stays_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Server::start();
+    server.initialize(dir.path());
+    server.wait_until("a message", |s| !s.shown_messages().is_empty());
+    let message = server.shown_messages()[0]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.contains("not in a cargo workspace"), "{message}");
+    let hover = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&dir.path().join("x.rs"))},
+               "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(hover["result"], Value::Null);
+    server.stop();
+}
+
+#[test]
+fn malformed_messages_get_an_error_and_the_server_keeps_answering() {
+    let (_dir, root) = copy_of("example");
+    let mut server = Server::start();
+    server.initialize(&root);
+    let garbage = "{ this is not json";
+    write!(
+        server.stdin,
+        "Content-Length: {}\r\n\r\n{garbage}",
+        garbage.len()
+    )
+    .unwrap();
+    server.send(&json!({"jsonrpc": "2.0", "id": 99, "method": "no/such/method"}));
+    let answer = server.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri(&root.join("src/lib.rs"))}}),
+    );
+    assert_eq!(answer["result"], Value::Null);
+    let unknown = server.notifications.iter().find(|m| m["id"] == 99).cloned();
+    assert!(unknown.is_some_and(|m| m.get("error").is_some()));
+    server.wait_until("a log of the malformed message", |s| {
+        s.notifications.iter().any(|m| {
+            m["method"] == "window/logMessage"
+                && m["params"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("malformed")
+        })
+    });
+    server.stop();
+}
