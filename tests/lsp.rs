@@ -26,6 +26,8 @@ struct Server {
     notifications: Vec<Value>,
     /// The latest diagnostics published for each URI.
     diagnostics: BTreeMap<String, Vec<Value>>,
+    /// The `$/progress` values received, in order.
+    progress: Vec<Value>,
     tmp: tempfile::TempDir,
 }
 
@@ -62,6 +64,7 @@ impl Server {
             next_id: 1,
             notifications: Vec::new(),
             diagnostics: BTreeMap::new(),
+            progress: Vec::new(),
             tmp,
         }
     }
@@ -94,7 +97,19 @@ impl Server {
             self.diagnostics
                 .insert(params["uri"].as_str().unwrap().to_owned(), list);
         }
+        if message["method"] == "$/progress" {
+            self.progress.push(message["params"].clone());
+        }
         Some(message)
+    }
+
+    /// The messages of the `$/progress` ends received so far.
+    fn ends(&self) -> Vec<String> {
+        self.progress
+            .iter()
+            .filter(|p| p["value"]["kind"] == "end")
+            .map(|p| p["value"]["message"].as_str().unwrap_or("").to_owned())
+            .collect()
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
@@ -230,11 +245,12 @@ fn missed_mutants_become_warnings_with_hover_code_lens_and_diff() {
     server.initialize(&root);
     server.save(&lib);
     let key = uri(&lib);
-    server.wait_until("11 missed-mutant diagnostics", |s| {
-        s.diagnostics
-            .get(&key)
-            .is_some_and(|d| d.len() == EXAMPLE_MISSED.len())
-    });
+    server.wait_until("the end of the run", |s| !s.ends().is_empty());
+    assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
+    let begin = &server.progress[0]["value"];
+    assert_eq!(begin["kind"], "begin");
+    assert_eq!(begin["title"], "mutiny");
+    assert_eq!(begin["message"], "0/27 mutants · src/lib.rs");
     let diagnostics = server.diagnostics[&key].clone();
     let mut messages: Vec<String> = diagnostics
         .iter()
@@ -389,5 +405,129 @@ fn malformed_messages_get_an_error_and_the_server_keeps_answering() {
                     .contains("malformed")
         })
     });
+    server.stop();
+}
+
+/// Applies one document's text edits (LSP ranges, UTF-16; the fixtures
+/// are ASCII) to the file, as an editor would, last edit first.
+fn apply_edits(path: &Path, edits: &[Value]) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let offset = |position: &Value| {
+        line_starts[position["line"].as_u64().unwrap() as usize]
+            + position["character"].as_u64().unwrap() as usize
+    };
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            let start = offset(&e["range"]["start"]).min(text.len());
+            let end = offset(&e["range"]["end"]).min(text.len());
+            (start, end, e["newText"].as_str().unwrap())
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut text = text;
+    for (start, end, new_text) in edits {
+        text.replace_range(start..end, new_text);
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn skip_quick_fix_adds_the_attribute_and_dependency_and_the_function_yields_no_mutants() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let manifest = root.join("Cargo.toml");
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&lib);
+    let key = uri(&lib);
+    server.wait_until("the end of the run", |s| !s.ends().is_empty());
+    let in_compatible: Vec<Value> = server.diagnostics[&key]
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .ends_with("in compatible — tests still pass")
+        })
+        .cloned()
+        .collect();
+    assert_eq!(in_compatible.len(), 3);
+    let answer = server.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": key}, "range": in_compatible[0]["range"],
+               "context": {"diagnostics": in_compatible}}),
+    );
+    let actions = answer["result"].as_array().unwrap();
+    let skip = actions
+        .iter()
+        .find(|a| a["kind"] == "quickfix")
+        .unwrap_or_else(|| panic!("no quick fix in {answer}"));
+    assert_eq!(
+        skip["title"],
+        "Skip mutants in fn compatible (#[mutants::skip])"
+    );
+    assert_eq!(skip["isPreferred"], true);
+    assert_eq!(
+        skip["diagnostics"].as_array().unwrap().len(),
+        3,
+        "one action for the function"
+    );
+    assert!(
+        actions
+            .iter()
+            .any(|a| a["title"] == "Show mutant diff" && a["command"] == "mutiny.showMutantDiff"),
+        "{answer}"
+    );
+    let changes = &skip["edit"]["changes"];
+    let lib_edits = changes[&key].as_array().unwrap();
+    assert_eq!(
+        lib_edits[0],
+        json!({"range": {"start": {"line": 55, "character": 0}, "end": {"line": 55, "character": 0}},
+               "newText": "#[mutants::skip]\n"})
+    );
+    let manifest_edits = changes[&uri(&manifest)].as_array().unwrap();
+    apply_edits(&lib, lib_edits);
+    apply_edits(&manifest, manifest_edits);
+    let manifest_text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(
+        manifest_text.contains("[dependencies]\nmutants = \"0.0.4\"\n"),
+        "{manifest_text}"
+    );
+    let lib_text = std::fs::read_to_string(&lib).unwrap();
+    assert!(
+        lib_text.contains("\n#[mutants::skip]\nfn compatible("),
+        "{lib_text}"
+    );
+
+    // Saving the edited file: `compatible` yields no mutants any more, the
+    // crate builds with its new dependency, and the other 8 stay missed.
+    server.save(&lib);
+    server.wait_until("the end of the second run", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "20 mutants tested, 8 missed");
+    assert_eq!(server.diagnostics[&key].len(), 8);
+    assert!(server.diagnostics[&key]
+        .iter()
+        .all(|d| !d["message"].as_str().unwrap().contains("in compatible")));
+    server.stop();
+}
+
+#[test]
+fn a_second_save_cancels_the_stale_run_and_the_new_one_reports() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&lib);
+    server.wait_until("a first mutant's result", |s| {
+        s.progress.iter().any(|p| p["value"]["kind"] == "report")
+    });
+    server.save(&lib);
+    server.wait_until("both runs' ends", |s| s.ends().len() == 2);
+    assert_eq!(server.ends(), ["cancelled", "27 mutants tested, 11 missed"]);
+    assert_eq!(server.diagnostics[&uri(&lib)].len(), EXAMPLE_MISSED.len());
     server.stop();
 }

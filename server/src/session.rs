@@ -170,6 +170,18 @@ impl Session {
         Ok(TestRun::Done(outcomes))
     }
 
+    /// Each package's manifest path, by package name.
+    pub fn manifest_paths(&self) -> HashMap<String, PathBuf> {
+        self.workspace
+            .packages
+            .iter()
+            .map(|p| {
+                let path = self.workspace.root.join(&p.dir).join("Cargo.toml");
+                (p.name.clone(), path)
+            })
+            .collect()
+    }
+
     /// Where scenario logs go.
     pub fn log_dir(&self) -> PathBuf {
         self.lab_options.log_dir.clone()

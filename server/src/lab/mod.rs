@@ -7,7 +7,6 @@
 //! stream to the caller as `Event`s; the lab prints nothing.
 
 pub mod cargo;
-mod manifest;
 mod process;
 pub mod scratch;
 mod timeouts;

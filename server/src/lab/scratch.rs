@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::manifest;
+use crate::manifest;
 
 /// Directory names never copied: build output, version control, and the
 /// output of earlier runs.

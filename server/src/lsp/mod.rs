@@ -15,11 +15,13 @@ use anyhow::Result;
 use tokio::sync::mpsc::UnboundedSender;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
+    CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CodeActionResponse,
     CodeLens, CodeLensOptions, CodeLensParams, DidOpenTextDocumentParams,
     DidSaveTextDocumentParams, ExecuteCommandOptions, ExecuteCommandParams, Hover, HoverParams,
     HoverProviderCapability, InitializeParams, InitializeResult, InitializedParams, LSPAny,
-    MessageType, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    MessageType, NumberOrString, SaveOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, Uri, WorkDoneProgressCancelParams,
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
@@ -37,6 +39,7 @@ pub fn serve_stdio() -> Result<()> {
     runtime.block_on(async {
         let (service, socket) = LspService::build(Backend::new)
             .custom_method(input::MALFORMED_METHOD, Backend::malformed)
+            .custom_method("window/workDoneProgress/cancel", Backend::progress_cancel)
             .finish();
         Server::new(
             input::checked(tokio::io::stdin()),
@@ -59,6 +62,10 @@ struct Shared {
     findings: HashMap<String, Vec<Finding>>,
     /// The cancel flag of each document's latest queued or running job.
     running: HashMap<String, Cancel>,
+    /// Each package's manifest, by package name.
+    manifests: HashMap<String, PathBuf>,
+    /// The cancel flag of each job by its progress token.
+    progress: HashMap<String, Cancel>,
 }
 
 struct Backend {
@@ -115,6 +122,16 @@ impl Backend {
         }
     }
 
+    /// `window/workDoneProgress/cancel`: the user cancelled a job.
+    async fn progress_cancel(&self, params: WorkDoneProgressCancelParams) {
+        let NumberOrString::String(token) = params.token else {
+            return;
+        };
+        if let Some(cancel) = self.shared.lock().unwrap().progress.get(&token) {
+            cancel.cancel();
+        }
+    }
+
     /// A message that was not JSON reached the server (see `input`).
     async fn malformed(&self, params: serde_json::Value) {
         let problem = params["problem"].as_str().unwrap_or("malformed message");
@@ -167,6 +184,7 @@ impl LanguageServer for Backend {
                     },
                 )),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
                 code_lens_provider: Some(CodeLensOptions {
                     resolve_provider: Some(false),
                 }),
@@ -238,6 +256,54 @@ impl LanguageServer for Backend {
                 range.start <= offset && offset <= range.end
             })
             .map(|f| to_proto::hover(&index, f)))
+    }
+
+    async fn code_action(
+        &self,
+        params: CodeActionParams,
+    ) -> jsonrpc::Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let Some((findings, index)) = self.findings(&uri) else {
+            return Ok(None);
+        };
+        let manifests = self.shared.lock().unwrap().manifests.clone();
+        let mut skip_actions: Vec<(String, tower_lsp_server::ls_types::CodeAction)> = Vec::new();
+        let mut commands = Vec::new();
+        for diagnostic in &params.context.diagnostics {
+            let Some(finding) = findings
+                .iter()
+                .find(|f| to_proto::diagnostic(&index, f) == *diagnostic)
+            else {
+                continue;
+            };
+            commands.push(CodeActionOrCommand::Command(to_proto::show_diff_command(
+                finding,
+            )));
+            let manifest = manifests.get(&finding.mutant.source_file.package);
+            let fix =
+                manifest.and_then(|m| crate::skip::skip_fix(&finding.mutant, m).ok().flatten());
+            let Some(fix) = fix else { continue };
+            match skip_actions
+                .iter_mut()
+                .find(|(name, _)| *name == fix.function_name)
+            {
+                Some((_, action)) => action
+                    .diagnostics
+                    .get_or_insert_default()
+                    .push(diagnostic.clone()),
+                None => {
+                    let action =
+                        to_proto::skip_action(&uri, &index, &fix, vec![diagnostic.clone()]);
+                    skip_actions.push((fix.function_name.clone(), action));
+                }
+            }
+        }
+        let mut actions: Vec<CodeActionOrCommand> = skip_actions
+            .into_iter()
+            .map(|(_, action)| CodeActionOrCommand::CodeAction(action))
+            .collect();
+        actions.extend(commands);
+        Ok(Some(actions))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> jsonrpc::Result<Option<Vec<CodeLens>>> {

@@ -4,14 +4,18 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use std::collections::HashMap;
+
 use tower_lsp_server::ls_types::{
-    CodeLens, Command, Diagnostic, DiagnosticSeverity, Hover, HoverContents, MarkupContent,
-    MarkupKind, NumberOrString, Position, Range,
+    CodeAction, CodeActionKind, CodeLens, Command, Diagnostic, DiagnosticSeverity, Hover,
+    HoverContents, MarkupContent, MarkupKind, NumberOrString, Position, Range, TextEdit, Uri,
+    WorkspaceEdit,
 };
 
 use crate::mutate::Mutant;
 use crate::outcome::Verdict;
 use crate::position::{SourceIndex, Utf16Position};
+use crate::skip::SkipFix;
 
 pub const SHOW_DIFF_COMMAND: &str = "mutiny.showMutantDiff";
 
@@ -133,4 +137,58 @@ pub fn code_lenses(index: &SourceIndex, findings: &[Finding]) -> Vec<CodeLens> {
             }
         })
         .collect()
+}
+
+/// `Skip mutants in fn f (#[mutants::skip])`: the attribute, and the
+/// `mutants` dependency when the package lacks it.
+pub fn skip_action(
+    uri: &Uri,
+    index: &SourceIndex,
+    fix: &SkipFix,
+    diagnostics: Vec<Diagnostic>,
+) -> CodeAction {
+    let at = position(index, fix.attribute.offset);
+    let mut changes = HashMap::new();
+    changes.insert(
+        uri.clone(),
+        vec![TextEdit {
+            range: Range { start: at, end: at },
+            new_text: fix.attribute.text.clone(),
+        }],
+    );
+    if let Some((path, old, new)) = &fix.manifest {
+        if let Some(manifest_uri) = Uri::from_file_path(path) {
+            let whole = range(&SourceIndex::new(old), 0..old.len());
+            changes.insert(
+                manifest_uri,
+                vec![TextEdit {
+                    range: whole,
+                    new_text: new.clone(),
+                }],
+            );
+        }
+    }
+    CodeAction {
+        title: format!(
+            "Skip mutants in fn {} (#[mutants::skip])",
+            fix.function_name
+        ),
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: Some(diagnostics),
+        edit: Some(WorkspaceEdit {
+            changes: Some(changes),
+            ..WorkspaceEdit::default()
+        }),
+        is_preferred: Some(true),
+        ..CodeAction::default()
+    }
+}
+
+/// `Show mutant diff`, as a command the client runs.
+pub fn show_diff_command(finding: &Finding) -> Command {
+    Command {
+        title: "Show mutant diff".to_owned(),
+        command: SHOW_DIFF_COMMAND.to_owned(),
+        arguments: Some(vec![serde_json::Value::String(finding.mutant.name.clone())]),
+    }
 }

@@ -6,7 +6,13 @@ use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
-use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
+use tower_lsp_server::ls_types::notification::Progress;
+use tower_lsp_server::ls_types::request::WorkDoneProgressCreate;
+use tower_lsp_server::ls_types::{
+    Diagnostic, MessageType, NumberOrString, ProgressParams, ProgressParamsValue, Uri,
+    WorkDoneProgress, WorkDoneProgressBegin, WorkDoneProgressCreateParams, WorkDoneProgressEnd,
+    WorkDoneProgressReport,
+};
 use tower_lsp_server::Client;
 
 use super::to_proto::{self, Finding};
@@ -33,6 +39,11 @@ pub enum Message {
     },
     Show(MessageType, String),
     Log(MessageType, String),
+    /// `$/progress` for a job: begin (after creating the token), report, end.
+    Progress {
+        token: String,
+        step: WorkDoneProgress,
+    },
 }
 
 /// Sends messages to the client in the order the worker produced them.
@@ -44,6 +55,20 @@ pub async fn publish(client: Client, mut receiver: UnboundedReceiver<Message>) {
             }
             Message::Show(kind, text) => client.show_message(kind, text).await,
             Message::Log(kind, text) => client.log_message(kind, text).await,
+            Message::Progress { token, step } => {
+                let token = NumberOrString::String(token);
+                if matches!(step, WorkDoneProgress::Begin(_)) {
+                    let create = WorkDoneProgressCreateParams {
+                        token: token.clone(),
+                    };
+                    // A client that refuses progress still gets its results.
+                    let _ = client.send_request::<WorkDoneProgressCreate>(create).await;
+                }
+                let value = ProgressParamsValue::WorkDone(step);
+                client
+                    .send_notification::<Progress>(ProgressParams { token, value })
+                    .await;
+            }
         }
     }
 }
@@ -77,6 +102,7 @@ pub fn run(
             return;
         }
     };
+    shared.lock().unwrap().manifests = session.manifest_paths();
     let _ = messages.send(Message::Log(
         MessageType::INFO,
         format!("mutiny: testing workspace {}", session.root().display()),
@@ -85,6 +111,7 @@ pub fn run(
         messages,
         shared,
         baseline_reported: false,
+        jobs_started: 0,
     };
     for job in jobs {
         match job {
@@ -105,6 +132,8 @@ struct Worker {
     shared: Arc<Mutex<Shared>>,
     /// A failing baseline is shown once, not on every save.
     baseline_reported: bool,
+    /// Numbers the progress tokens.
+    jobs_started: u64,
 }
 
 impl Worker {
@@ -129,17 +158,70 @@ impl Worker {
             return;
         }
         let key = uri.to_string();
+        self.jobs_started += 1;
+        let token = format!("mutiny/{}", self.jobs_started);
+        self.shared
+            .lock()
+            .unwrap()
+            .progress
+            .insert(token.clone(), cancel.clone());
+        let total = mutants.len();
+        self.progress(
+            &token,
+            WorkDoneProgress::Begin(WorkDoneProgressBegin {
+                title: "mutiny".to_owned(),
+                cancellable: Some(true),
+                message: Some(format!("0/{total} mutants · {relative}")),
+                percentage: Some(0),
+            }),
+        );
+        let mut done = 0;
         let mut on_event = |event: &Event| {
             if let Event::MutantFinished(outcome) = event {
                 self.record(&uri, &key, outcome, cancel);
+                done += 1;
+                self.progress(
+                    &token,
+                    WorkDoneProgress::Report(WorkDoneProgressReport {
+                        cancellable: Some(true),
+                        message: Some(format!("{done}/{total} mutants · {relative}")),
+                        percentage: Some((done * 100 / total) as u32),
+                    }),
+                );
             }
         };
-        match session.test(&mutants, cancel, &mut on_event) {
-            Ok(TestRun::BaselineFailed(outcome)) => self.baseline_failed(&outcome),
-            Ok(TestRun::Done(_)) => self.baseline_reported = false,
-            Ok(TestRun::Cancelled) => {}
-            Err(err) => self.log(MessageType::ERROR, format!("mutiny: {err:#}")),
-        }
+        let result = session.test(&mutants, cancel, &mut on_event);
+        let summary = match result {
+            Ok(TestRun::BaselineFailed(outcome)) => {
+                self.baseline_failed(&outcome);
+                "the unmutated tests fail".to_owned()
+            }
+            Ok(TestRun::Done(outcomes)) => {
+                self.baseline_reported = false;
+                let missed = outcomes
+                    .iter()
+                    .filter(|o| o.verdict() == Some(Verdict::Missed))
+                    .count();
+                format!("{total} mutants tested, {missed} missed")
+            }
+            Ok(TestRun::Cancelled) => "cancelled".to_owned(),
+            Err(err) => {
+                self.log(MessageType::ERROR, format!("mutiny: {err:#}"));
+                "failed".to_owned()
+            }
+        };
+        self.shared.lock().unwrap().progress.remove(&token);
+        self.progress(
+            &token,
+            WorkDoneProgress::End(WorkDoneProgressEnd {
+                message: Some(summary),
+            }),
+        );
+    }
+
+    fn progress(&self, token: &str, step: WorkDoneProgress) {
+        let token = token.to_owned();
+        let _ = self.messages.send(Message::Progress { token, step });
     }
 
     /// Adds a missed or timed-out mutant to its document's findings and

@@ -1,6 +1,7 @@
-//! Keeps a scratch copy's `Cargo.toml` files building: a relative `path`
-//! dependency that leaves the workspace would point nowhere from the copy,
-//! so it is made absolute. The interface to `toml_edit` is here.
+//! Reading and editing `Cargo.toml` text, keeping its formatting (the
+//! interface to `toml_edit`): scratch copies get outside-pointing path
+//! dependencies made absolute, and the skip quick fix adds the `mutants`
+//! dependency.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -16,6 +17,27 @@ pub fn copy_text(source_root: &Path, relative: &Path) -> Result<String> {
         .with_context(|| format!("cannot read {}", original.display()))?;
     let manifest_dir = original.parent().unwrap_or(source_root);
     Ok(fixed_manifest(&text, source_root, manifest_dir).unwrap_or(text))
+}
+
+/// The version of the `mutants` crate (the latest published) that the skip
+/// quick fix adds.
+pub const MUTANTS_CRATE_VERSION: &str = "0.0.4";
+
+/// The manifest text with `mutants = "0.0.4"` added to `[dependencies]`, or
+/// `None` when the package already depends on `mutants` there (or the text
+/// does not parse).
+pub fn with_mutants_dependency(text: &str) -> Option<String> {
+    let mut document: DocumentMut = text.parse().ok()?;
+    let root = document.as_table_mut();
+    if !root.contains_key("dependencies") {
+        root.insert("dependencies", Item::Table(Table::new()));
+    }
+    let dependencies = root.get_mut("dependencies")?.as_table_like_mut()?;
+    if dependencies.contains_key("mutants") {
+        return None;
+    }
+    dependencies.insert("mutants", toml_edit::value(MUTANTS_CRATE_VERSION));
+    Some(document.to_string())
 }
 
 /// The manifest text with outside paths made absolute, or `None` when there
@@ -168,5 +190,20 @@ regex = { path = "/src/regex" }
             fixed.as_deref(),
             Some("[workspace.dependencies]\nhelper = { path = \"/src/helper\" }\n")
         );
+    }
+
+    #[test]
+    fn mutants_dependency_is_added_once_keeping_the_rest() {
+        let text = "[package]\nname = \"x\" # keep\n\n[dependencies]\nserde = \"1\"\n";
+        assert_eq!(
+            super::with_mutants_dependency(text).as_deref(),
+            Some("[package]\nname = \"x\" # keep\n\n[dependencies]\nserde = \"1\"\nmutants = \"0.0.4\"\n")
+        );
+        let added = super::with_mutants_dependency("[package]\nname = \"x\"\n").unwrap();
+        assert_eq!(
+            added,
+            "[package]\nname = \"x\"\n\n[dependencies]\nmutants = \"0.0.4\"\n"
+        );
+        assert_eq!(super::with_mutants_dependency(&added), None);
     }
 }
