@@ -142,9 +142,14 @@ impl Server {
     }
 
     fn initialize(&mut self, root: &Path) {
+        self.initialize_with(root, Value::Null);
+    }
+
+    fn initialize_with(&mut self, root: &Path, options: Value) {
         let answer = self.request(
             "initialize",
-            json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+            json!({"processId": null, "rootUri": uri(root), "capabilities": {},
+                   "initializationOptions": options}),
         );
         assert!(
             answer["result"]["capabilities"]["hoverProvider"] == true,
@@ -324,8 +329,29 @@ fn missed_mutants_become_warnings_with_hover_code_lens_and_diff() {
         diff.starts_with("--- src/lib.rs\n+++ replace && with ||"),
         "{diff}"
     );
+    server.wait_until("a request to show the diff file", |s| {
+        s.notifications
+            .iter()
+            .any(|m| m["method"] == "window/showDocument")
+    });
+    let shown = server
+        .notifications
+        .iter()
+        .find(|m| m["method"] == "window/showDocument")
+        .unwrap()["params"]["uri"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let diff_file = PathBuf::from(shown.strip_prefix("file://").unwrap());
+    assert!(
+        diff_file.starts_with(root.join("target/mutiny/diff")),
+        "{shown}"
+    );
+    assert_eq!(std::fs::read_to_string(&diff_file).unwrap(), diff);
 
     server.stop();
+    // Only build output (target/) may appear; the sources are untouched.
+    std::fs::remove_dir_all(root.join("target")).unwrap();
     assert_unchanged(&root, &before);
 }
 
@@ -529,5 +555,61 @@ fn a_second_save_cancels_the_stale_run_and_the_new_one_reports() {
     server.wait_until("both runs' ends", |s| s.ends().len() == 2);
     assert_eq!(server.ends(), ["cancelled", "27 mutants tested, 11 missed"]);
     assert_eq!(server.diagnostics[&uri(&lib)].len(), EXAMPLE_MISSED.len());
+    server.stop();
+}
+
+#[test]
+fn commands_settings_and_the_changed_functions_scope() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut server = Server::start();
+    server.initialize_with(&root, json!({"mutiny": {"onSave": false, "jobs": 1}}));
+    let command = |server: &mut Server, name: &str, arguments: Value| {
+        let answer = server.request(
+            "workspace/executeCommand",
+            json!({"command": name, "arguments": arguments}),
+        );
+        assert!(answer.get("error").is_none(), "{answer}");
+    };
+    // With onSave off a save queues nothing: the first run to end is the
+    // one the command asks for.
+    server.save(&lib);
+    command(&mut server, "mutiny.testFile", json!([key]));
+    server.wait_until("the file's run", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
+
+    // changedFunctions: after `compatible` changes, only its 7 mutants are
+    // tested; the other functions' 8 missed mutants are carried over.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"mutiny": {"scope": "changedFunctions", "onSave": true}}}),
+    );
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let edited = text.replacen(
+        "    if required.major == 0 {",
+        "    // A comment changes the function's text.\n    if required.major == 0 {",
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&lib, edited).unwrap();
+    server.save(&lib);
+    server.wait_until("the changed function's run", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "7 mutants tested, 3 missed");
+    assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+
+    command(
+        &mut server,
+        "mutiny.retestMutant",
+        json!([EXAMPLE_MISSED[0]]),
+    );
+    server.wait_until("the retest", |s| s.ends().len() == 3);
+    assert_eq!(server.ends()[2], "1 mutant tested, 1 missed");
+    assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+
+    command(&mut server, "mutiny.testWorkspace", json!([]));
+    command(&mut server, "mutiny.cancel", json!([]));
+    server.wait_until("the cancelled workspace run", |s| s.ends().len() == 4);
+    assert_eq!(server.ends()[3], "cancelled");
     server.stop();
 }

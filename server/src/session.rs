@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::lab::{Cancel, Event, Lab, LabOptions};
 use crate::mutate::{self, Edition, Mutant, SourceFile};
 use crate::options::{Options, SelectionArgs};
-use crate::outcome::ScenarioOutcome;
+use crate::outcome::{ScenarioOutcome, Verdict};
 use crate::sources;
 use crate::workspace::{PackageSelection, Workspace};
 
@@ -32,6 +32,38 @@ pub struct Session {
     lab: Option<Lab>,
     /// Packages whose unmutated tests passed in this session.
     baseline_passed: HashSet<String>,
+    /// The text of each function when its mutants were last tested, by
+    /// file and function name.
+    function_texts: HashMap<(String, String), String>,
+    /// Verdicts by what they depend on in the mutant's own file.
+    verdicts: HashMap<VerdictKey, Verdict>,
+}
+
+/// File, function name, function text, mutant description and the
+/// mutant's offset from the function's start.
+type VerdictKey = (String, String, String, String, usize);
+
+/// A mutant's function: its name, its text, and its start offset.
+fn function_text(mutant: &Mutant) -> Option<(String, String, usize)> {
+    let function = mutant.function.as_ref()?;
+    let code = &mutant.source_file.code;
+    let index = crate::position::SourceIndex::new(code);
+    let start = index.offset_of(function.span.start)?;
+    let end = index.offset_of(function.span.end)?;
+    let text = code.get(start..end)?.to_owned();
+    Some((function.function_name.clone(), text, start))
+}
+
+fn verdict_key(mutant: &Mutant) -> Option<VerdictKey> {
+    let (name, text, start) = function_text(mutant)?;
+    let offset = mutant.range.start.checked_sub(start)?;
+    Some((
+        mutant.source_file.path.clone(),
+        name,
+        text,
+        mutant.description.clone(),
+        offset,
+    ))
 }
 
 /// How a `test_file` call ended.
@@ -58,6 +90,8 @@ impl Session {
             owners: HashMap::new(),
             lab: None,
             baseline_passed: HashSet::new(),
+            function_texts: HashMap::new(),
+            verdicts: HashMap::new(),
         };
         session.map_files()?;
         Ok(session)
@@ -163,11 +197,69 @@ impl Session {
                 Some(outcome) => return Ok(TestRun::BaselineFailed(outcome)),
             }
         }
-        let outcomes = lab.test(mutants, cancel, on_event)?;
+        let verdicts = &mut self.verdicts;
+        let mut remember = |event: &Event| {
+            if let Event::MutantFinished(outcome) = event {
+                let key = outcome.scenario.mutant().and_then(verdict_key);
+                if let (Some(key), Some(verdict)) = (key, outcome.verdict()) {
+                    verdicts.insert(key, verdict);
+                }
+            }
+            on_event(event);
+        };
+        let outcomes = lab.test(mutants, cancel, &mut remember)?;
         if cancel.is_cancelled() {
             return Ok(TestRun::Cancelled);
         }
         Ok(TestRun::Done(outcomes))
+    }
+
+    /// New options for the lab (jobs, timeouts, test tool…): the warm trees
+    /// and the baseline are dropped and redone on the next test.
+    pub fn set_lab_options(&mut self, lab_options: LabOptions) {
+        self.lab = None;
+        self.baseline_passed.clear();
+        self.lab_options = lab_options;
+    }
+
+    /// Every source file some target compiles, sorted.
+    pub fn source_files(&self) -> Vec<String> {
+        let mut files: Vec<String> = self.owners.keys().cloned().collect();
+        files.sort();
+        files
+    }
+
+    /// Splits `mutants` into those in functions whose text changed since
+    /// the last split (or that are new) and the rest; remembers the
+    /// functions' texts for next time.
+    pub fn split_changed(
+        &mut self,
+        mutants: Vec<Arc<Mutant>>,
+    ) -> (Vec<Arc<Mutant>>, Vec<Arc<Mutant>>) {
+        let mut changed = Vec::new();
+        let mut unchanged = Vec::new();
+        let mut seen: HashMap<(String, String), String> = HashMap::new();
+        for mutant in mutants {
+            let Some((name, text, _)) = function_text(&mutant) else {
+                changed.push(mutant);
+                continue;
+            };
+            let key = (mutant.source_file.path.clone(), name);
+            if self.function_texts.get(&key) == Some(&text) {
+                unchanged.push(mutant);
+            } else {
+                changed.push(mutant);
+            }
+            seen.insert(key, text);
+        }
+        self.function_texts.extend(seen);
+        (changed, unchanged)
+    }
+
+    /// The verdict this session last gave a mutant with the same function
+    /// (name and text), description and place in the function.
+    pub fn known_verdict(&self, mutant: &Mutant) -> Option<Verdict> {
+        self.verdicts.get(&verdict_key(mutant)?).copied()
     }
 
     /// Each package's manifest path, by package name.

@@ -4,6 +4,7 @@
 //! (the interface to `tower-lsp-server`).
 
 mod input;
+mod settings;
 mod to_proto;
 mod worker;
 
@@ -16,19 +17,33 @@ use tokio::sync::mpsc::UnboundedSender;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
     CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CodeActionResponse,
-    CodeLens, CodeLensOptions, CodeLensParams, DidOpenTextDocumentParams,
-    DidSaveTextDocumentParams, ExecuteCommandOptions, ExecuteCommandParams, Hover, HoverParams,
-    HoverProviderCapability, InitializeParams, InitializeResult, InitializedParams, LSPAny,
-    MessageType, NumberOrString, SaveOptions, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions, Uri, WorkDoneProgressCancelParams,
+    CodeLens, CodeLensOptions, CodeLensParams, DidChangeConfigurationParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, ExecuteCommandOptions,
+    ExecuteCommandParams, Hover, HoverParams, HoverProviderCapability, InitializeParams,
+    InitializeResult, InitializedParams, LSPAny, MessageType, NumberOrString, SaveOptions,
+    ServerCapabilities, ServerInfo, ShowDocumentParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    WorkDoneProgressCancelParams,
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 use crate::lab::Cancel;
 use crate::position::SourceIndex;
+use settings::Settings;
 use to_proto::{Finding, SHOW_DIFF_COMMAND};
 use worker::{Job, Message};
+
+const TEST_FILE_COMMAND: &str = "mutiny.testFile";
+const TEST_WORKSPACE_COMMAND: &str = "mutiny.testWorkspace";
+const RETEST_COMMAND: &str = "mutiny.retestMutant";
+const CANCEL_COMMAND: &str = "mutiny.cancel";
+const COMMANDS: [&str; 5] = [
+    SHOW_DIFF_COMMAND,
+    TEST_FILE_COMMAND,
+    TEST_WORKSPACE_COMMAND,
+    RETEST_COMMAND,
+    CANCEL_COMMAND,
+];
 
 /// Serves LSP on stdin/stdout until the client says `exit` or goes away.
 pub fn serve_stdio() -> Result<()> {
@@ -75,6 +90,7 @@ struct Backend {
     jobs: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
     worker: Mutex<Option<std::thread::JoinHandle<()>>>,
     messages: Mutex<Option<UnboundedSender<Message>>>,
+    settings: Mutex<Settings>,
 }
 
 impl Backend {
@@ -86,6 +102,7 @@ impl Backend {
             jobs: Mutex::new(None),
             worker: Mutex::new(None),
             messages: Mutex::new(None),
+            settings: Mutex::new(Settings::default()),
         }
     }
 
@@ -105,20 +122,37 @@ impl Backend {
             return;
         }
         let key = uri.to_string();
-        let cancel = Cancel::default();
-        {
-            let mut shared = self.shared.lock().unwrap();
-            if let Some(stale) = shared.running.insert(key.clone(), cancel.clone()) {
-                stale.cancel();
-            }
-            shared.findings.remove(&key);
-        }
+        let cancel = self.new_cancel(&key);
+        self.shared.lock().unwrap().findings.remove(&key);
         self.send_message(Message::Publish {
             uri: uri.clone(),
             diagnostics: Vec::new(),
         });
+        self.send_job(Job::TestFiles {
+            paths: vec![path],
+            cancel,
+        });
+    }
+
+    fn send_job(&self, job: Job) {
         if let Some(jobs) = self.jobs.lock().unwrap().as_ref() {
-            let _ = jobs.send(Job::TestFile { uri, path, cancel });
+            let _ = jobs.send(job);
+        }
+    }
+
+    /// A job's cancel flag, registered so `mutiny.cancel` reaches it.
+    fn new_cancel(&self, key: &str) -> Cancel {
+        let cancel = Cancel::default();
+        let mut shared = self.shared.lock().unwrap();
+        if let Some(stale) = shared.running.insert(key.to_owned(), cancel.clone()) {
+            stale.cancel();
+        }
+        cancel
+    }
+
+    fn cancel_all(&self) {
+        for cancel in self.shared.lock().unwrap().running.values() {
+            cancel.cancel();
         }
     }
 
@@ -130,6 +164,65 @@ impl Backend {
         if let Some(cancel) = self.shared.lock().unwrap().progress.get(&token) {
             cancel.cancel();
         }
+    }
+
+    /// The diffs of the named mutants, concatenated; also written to
+    /// `target/mutiny/diff/<name>.diff`, which the client is asked to open
+    /// (clients that render the returned diff themselves may ignore it).
+    async fn show_diffs(&self, names: &[String]) -> String {
+        let found: Vec<(String, String, PathBuf)> = {
+            let shared = self.shared.lock().unwrap();
+            let manifests = &shared.manifests;
+            shared
+                .findings
+                .values()
+                .flatten()
+                .filter(|f| names.contains(&f.mutant.name))
+                .map(|f| {
+                    let package_dir = manifests
+                        .get(&f.mutant.source_file.package)
+                        .and_then(|m| m.parent())
+                        .map(PathBuf::from)
+                        .unwrap_or_default();
+                    (f.mutant.name.clone(), f.mutant.diff(), package_dir)
+                })
+                .collect()
+        };
+        let root = self.root.lock().unwrap().clone();
+        let mut all = String::new();
+        for (index, (name, diff, _)) in found.iter().enumerate() {
+            all.push_str(diff);
+            if index > 0 {
+                continue;
+            }
+            let Some(root) = &root else { continue };
+            let dir = root.join("target/mutiny/diff");
+            let file_name: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let path = dir.join(format!("{file_name}.diff"));
+            let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, diff));
+            if let (Ok(()), Some(uri)) = (written, Uri::from_file_path(&path)) {
+                let show = ShowDocumentParams {
+                    uri,
+                    external: Some(false),
+                    take_focus: Some(true),
+                    selection: None,
+                };
+                // Not awaited: a client that never answers must not hold
+                // up the command's reply.
+                let client = self.client.clone();
+                tokio::spawn(async move { client.show_document(show).await });
+            }
+        }
+        all
     }
 
     /// A message that was not JSON reached the server (see `input`).
@@ -167,6 +260,10 @@ fn root_of(params: &InitializeParams) -> Option<PathBuf> {
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> jsonrpc::Result<InitializeResult> {
         *self.root.lock().unwrap() = root_of(&params);
+        match Settings::from_json(params.initialization_options.as_ref()) {
+            Ok(settings) => *self.settings.lock().unwrap() = settings,
+            Err(err) => return Err(jsonrpc::Error::invalid_params(err)),
+        }
         Ok(InitializeResult {
             server_info: Some(ServerInfo {
                 name: "mutiny".to_owned(),
@@ -189,7 +286,7 @@ impl LanguageServer for Backend {
                     resolve_provider: Some(false),
                 }),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![SHOW_DIFF_COMMAND.to_owned()],
+                    commands: COMMANDS.iter().map(|c| c.to_string()).collect(),
                     ..ExecuteCommandOptions::default()
                 }),
                 ..ServerCapabilities::default()
@@ -213,18 +310,17 @@ impl LanguageServer for Backend {
         };
         let (jobs, job_receiver) = std::sync::mpsc::channel();
         let shared = self.shared.clone();
+        let settings = self.settings.lock().unwrap().clone();
         let handle = std::thread::Builder::new()
             .name("mutiny-worker".to_owned())
-            .spawn(move || worker::run(root, job_receiver, sender, shared))
+            .spawn(move || worker::run(root, job_receiver, sender, shared, settings))
             .expect("spawn the worker thread");
         *self.jobs.lock().unwrap() = Some(jobs);
         *self.worker.lock().unwrap() = Some(handle);
     }
 
     async fn shutdown(&self) -> jsonrpc::Result<()> {
-        for cancel in self.shared.lock().unwrap().running.values() {
-            cancel.cancel();
-        }
+        self.cancel_all();
         // Closing the queue ends the worker once its job is cancelled; it
         // then deletes its scratch trees.
         self.jobs.lock().unwrap().take();
@@ -235,10 +331,28 @@ impl LanguageServer for Backend {
         Ok(())
     }
 
-    async fn did_open(&self, _: DidOpenTextDocumentParams) {}
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        if self.settings.lock().unwrap().on_open {
+            self.queue_test(params.text_document.uri);
+        }
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        match Settings::from_json(Some(&params.settings)) {
+            Ok(settings) => {
+                *self.settings.lock().unwrap() = settings.clone();
+                self.send_job(Job::Configure(Box::new(settings)));
+            }
+            Err(err) => {
+                self.send_message(Message::Show(MessageType::ERROR, format!("mutiny: {err}")))
+            }
+        }
+    }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        self.queue_test(params.text_document.uri);
+        if self.settings.lock().unwrap().on_save {
+            self.queue_test(params.text_document.uri);
+        }
     }
 
     async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
@@ -316,21 +430,46 @@ impl LanguageServer for Backend {
         &self,
         params: ExecuteCommandParams,
     ) -> jsonrpc::Result<Option<LSPAny>> {
-        if params.command != SHOW_DIFF_COMMAND {
-            return Err(jsonrpc::Error::invalid_params(format!(
-                "unknown command {:?}",
-                params.command
-            )));
-        }
-        let names: Vec<&str> = params.arguments.iter().filter_map(|a| a.as_str()).collect();
-        let shared = self.shared.lock().unwrap();
-        let diffs: Vec<String> = shared
-            .findings
-            .values()
-            .flatten()
-            .filter(|f| names.contains(&f.mutant.name.as_str()))
-            .map(|f| f.mutant.diff())
+        let strings: Vec<String> = params
+            .arguments
+            .iter()
+            .flat_map(|a| match a {
+                LSPAny::Array(items) => items.clone(),
+                other => vec![other.clone()],
+            })
+            .filter_map(|a| a.as_str().map(str::to_owned))
             .collect();
-        Ok(Some(LSPAny::String(diffs.concat())))
+        match params.command.as_str() {
+            SHOW_DIFF_COMMAND => Ok(Some(LSPAny::String(self.show_diffs(&strings).await))),
+            TEST_FILE_COMMAND => {
+                let Some(uri) = strings.first().and_then(|u| u.parse::<Uri>().ok()) else {
+                    return Err(jsonrpc::Error::invalid_params(
+                        "mutiny.testFile takes a file URI",
+                    ));
+                };
+                self.queue_test(uri);
+                Ok(None)
+            }
+            TEST_WORKSPACE_COMMAND => {
+                let cancel = self.new_cancel("workspace");
+                self.send_job(Job::TestWorkspace { cancel });
+                Ok(None)
+            }
+            RETEST_COMMAND => {
+                let cancel = self.new_cancel(&format!("retest {}", strings.join(" ")));
+                self.send_job(Job::Retest {
+                    names: strings,
+                    cancel,
+                });
+                Ok(None)
+            }
+            CANCEL_COMMAND => {
+                self.cancel_all();
+                Ok(None)
+            }
+            other => Err(jsonrpc::Error::invalid_params(format!(
+                "unknown command {other:?}"
+            ))),
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The worker thread that owns the engine `Session`, and the task that
 //! sends its results to the client in order.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
@@ -15,20 +16,24 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::Client;
 
+use super::settings::{Scope, Settings};
 use super::to_proto::{self, Finding};
 use super::Shared;
-use crate::lab::{self, BaselineMode, Cancel, Event, LabOptions};
+use crate::lab::{Cancel, Event};
+use crate::mutate::Mutant;
 use crate::outcome::{ScenarioOutcome, Verdict};
 use crate::position::SourceIndex;
 use crate::session::{Session, TestRun};
 
 pub enum Job {
-    /// Test the mutants of the file at `path` as saved.
-    TestFile {
-        uri: Uri,
-        path: PathBuf,
-        cancel: Cancel,
-    },
+    /// Test the mutants of these files as saved.
+    TestFiles { paths: Vec<PathBuf>, cancel: Cancel },
+    /// Test every source file of the workspace.
+    TestWorkspace { cancel: Cancel },
+    /// Test these mutants (by name) again.
+    Retest { names: Vec<String>, cancel: Cancel },
+    /// New settings.
+    Configure(Box<Settings>),
 }
 
 /// What the worker asks the client to show.
@@ -79,16 +84,10 @@ pub fn run(
     jobs: Receiver<Job>,
     messages: UnboundedSender<Message>,
     shared: Arc<Mutex<Shared>>,
+    settings: Settings,
 ) {
-    let lab_options = LabOptions {
-        jobs: lab::default_jobs(),
-        cargo: Default::default(),
-        test_scope: Default::default(),
-        timeouts: Default::default(),
-        baseline: BaselineMode::Run,
-        log_dir: std::env::temp_dir().join(format!("mutiny-lsp-logs-{}", std::process::id())),
-    };
-    let log_dir = lab_options.log_dir.clone();
+    let log_dir = std::env::temp_dir().join(format!("mutiny-lsp-logs-{}", std::process::id()));
+    let lab_options = settings.lab_options(log_dir.clone());
     let mut session = match Session::open(&root, lab_options) {
         Ok(session) => session,
         Err(err) => {
@@ -112,14 +111,29 @@ pub fn run(
         shared,
         baseline_reported: false,
         jobs_started: 0,
+        scope: settings.scope,
     };
     for job in jobs {
         match job {
-            Job::TestFile { uri, path, cancel } => {
-                if cancel.is_cancelled() {
-                    continue;
-                }
-                worker.test_file(&mut session, uri, &path, &cancel);
+            Job::TestFiles { paths, cancel } => {
+                let files = paths
+                    .iter()
+                    .filter_map(|p| session.relative_path(p))
+                    .collect();
+                let scope = worker.scope;
+                worker.test_files(&mut session, files, None, scope, &cancel);
+            }
+            Job::TestWorkspace { cancel } => {
+                let files = session.source_files();
+                worker.test_files(&mut session, files, None, Scope::File, &cancel);
+            }
+            Job::Retest { names, cancel } => {
+                let files = worker.files_of(&names);
+                worker.test_files(&mut session, files, Some(&names), Scope::File, &cancel);
+            }
+            Job::Configure(settings) => {
+                session.set_lab_options(settings.lab_options(session.log_dir()));
+                worker.scope = settings.scope;
             }
         }
     }
@@ -134,30 +148,84 @@ struct Worker {
     baseline_reported: bool,
     /// Numbers the progress tokens.
     jobs_started: u64,
+    scope: Scope,
 }
 
 impl Worker {
-    fn test_file(
+    /// The files that hold the findings with these names.
+    fn files_of(&self, names: &[String]) -> Vec<String> {
+        let shared = self.shared.lock().unwrap();
+        let mut files: Vec<String> = shared
+            .findings
+            .values()
+            .flatten()
+            .filter(|f| names.contains(&f.mutant.name))
+            .map(|f| f.mutant.source_file.path.clone())
+            .collect();
+        files.sort();
+        files.dedup();
+        files
+    }
+
+    /// Tests the mutants of `files` (only those named in `only`, if given),
+    /// in functions that changed first, replacing their findings as results
+    /// arrive, with progress.
+    fn test_files(
         &mut self,
         session: &mut Session,
-        uri: Uri,
-        path: &std::path::Path,
+        files: Vec<String>,
+        only: Option<&[String]>,
+        scope: Scope,
         cancel: &Cancel,
     ) {
-        let Some(relative) = session.relative_path(path) else {
-            return;
-        };
-        let mutants = match session.mutants_of(&relative) {
-            Ok(mutants) => mutants,
-            Err(err) => {
-                self.log(MessageType::WARNING, format!("mutiny: {err:#}"));
-                return;
+        let mut mutants = Vec::new();
+        let mut uris: HashMap<String, Uri> = HashMap::new();
+        for relative in &files {
+            let Some(uri) = Uri::from_file_path(session.root().join(relative)) else {
+                continue;
+            };
+            let found = match session.mutants_of(relative) {
+                Ok(found) => found,
+                Err(err) => {
+                    self.log(MessageType::WARNING, format!("mutiny: {err:#}"));
+                    continue;
+                }
+            };
+            let mut carried = Vec::new();
+            let found: Vec<_> = match (only, scope) {
+                (Some(names), _) => found
+                    .into_iter()
+                    .filter(|m| names.contains(&m.name))
+                    .collect(),
+                (None, Scope::File) => {
+                    let (changed, unchanged) = session.split_changed(found);
+                    changed.into_iter().chain(unchanged).collect()
+                }
+                (None, Scope::ChangedFunctions) => {
+                    let (mut changed, unchanged) = session.split_changed(found);
+                    for mutant in unchanged {
+                        match session.known_verdict(&mutant) {
+                            Some(verdict) => carried.push((mutant, verdict)),
+                            None => changed.push(mutant),
+                        }
+                    }
+                    changed
+                }
+            };
+            self.forget(&uri, &found);
+            for (mutant, verdict) in carried {
+                self.record(&uri, &mutant, verdict, cancel);
             }
-        };
+            mutants.extend(found);
+            uris.insert(relative.clone(), uri);
+        }
         if mutants.is_empty() {
             return;
         }
-        let key = uri.to_string();
+        let what = match files.as_slice() {
+            [one] => one.clone(),
+            many => format!("{} files", many.len()),
+        };
         self.jobs_started += 1;
         let token = format!("mutiny/{}", self.jobs_started);
         self.shared
@@ -171,26 +239,37 @@ impl Worker {
             WorkDoneProgress::Begin(WorkDoneProgressBegin {
                 title: "mutiny".to_owned(),
                 cancellable: Some(true),
-                message: Some(format!("0/{total} mutants · {relative}")),
+                message: Some(format!("0/{total} mutants · {what}")),
                 percentage: Some(0),
             }),
         );
         let mut done = 0;
         let mut on_event = |event: &Event| {
-            if let Event::MutantFinished(outcome) = event {
-                self.record(&uri, &key, outcome, cancel);
-                done += 1;
-                self.progress(
-                    &token,
-                    WorkDoneProgress::Report(WorkDoneProgressReport {
-                        cancellable: Some(true),
-                        message: Some(format!("{done}/{total} mutants · {relative}")),
-                        percentage: Some((done * 100 / total) as u32),
-                    }),
-                );
+            let Event::MutantFinished(outcome) = event else {
+                return;
+            };
+            let mutant = outcome.scenario.mutant();
+            let uri = mutant.and_then(|m| uris.get(&m.source_file.path));
+            if let (Some(uri), Some(mutant), Some(verdict)) = (uri, mutant, outcome.verdict()) {
+                self.record(uri, mutant, verdict, cancel);
             }
+            done += 1;
+            self.progress(
+                &token,
+                WorkDoneProgress::Report(WorkDoneProgressReport {
+                    cancellable: Some(true),
+                    message: Some(format!("{done}/{total} mutants · {what}")),
+                    percentage: Some((done * 100 / total) as u32),
+                }),
+            );
         };
-        let result = session.test(&mutants, cancel, &mut on_event);
+        // A job cancelled before it started still ends its progress, so
+        // the client sees every job it was told about end.
+        let result = if cancel.is_cancelled() {
+            Ok(TestRun::Cancelled)
+        } else {
+            session.test(&mutants, cancel, &mut on_event)
+        };
         let summary = match result {
             Ok(TestRun::BaselineFailed(outcome)) => {
                 self.baseline_failed(&outcome);
@@ -202,7 +281,8 @@ impl Worker {
                     .iter()
                     .filter(|o| o.verdict() == Some(Verdict::Missed))
                     .count();
-                format!("{total} mutants tested, {missed} missed")
+                let noun = if total == 1 { "mutant" } else { "mutants" };
+                format!("{total} {noun} tested, {missed} missed")
             }
             Ok(TestRun::Cancelled) => "cancelled".to_owned(),
             Err(err) => {
@@ -219,6 +299,23 @@ impl Worker {
         );
     }
 
+    /// Drops the findings for mutants about to be tested again (all of a
+    /// file's when it is tested whole) and republishes.
+    fn forget(&self, uri: &Uri, retested: &[std::sync::Arc<crate::mutate::Mutant>]) {
+        let diagnostics = {
+            let mut shared = self.shared.lock().unwrap();
+            let Some(findings) = shared.findings.get_mut(&uri.to_string()) else {
+                return;
+            };
+            findings.retain(|f| !retested.iter().any(|m| m.name == f.mutant.name));
+            diagnostics_of(findings)
+        };
+        let _ = self.messages.send(Message::Publish {
+            uri: uri.clone(),
+            diagnostics,
+        });
+    }
+
     fn progress(&self, token: &str, step: WorkDoneProgress) {
         let token = token.to_owned();
         let _ = self.messages.send(Message::Progress { token, step });
@@ -226,25 +323,19 @@ impl Worker {
 
     /// Adds a missed or timed-out mutant to its document's findings and
     /// republishes the document's diagnostics, unless the job went stale.
-    fn record(&self, uri: &Uri, key: &str, outcome: &ScenarioOutcome, cancel: &Cancel) {
-        let (Some(verdict), Some(mutant)) = (outcome.verdict(), outcome.scenario.mutant()) else {
-            return;
-        };
+    fn record(&self, uri: &Uri, mutant: &Mutant, verdict: Verdict, cancel: &Cancel) {
+        let key = uri.to_string();
         if !matches!(verdict, Verdict::Missed | Verdict::Timeout) || cancel.is_cancelled() {
             return;
         }
         let diagnostics = {
             let mut shared = self.shared.lock().unwrap();
-            let findings = shared.findings.entry(key.to_owned()).or_default();
+            let findings = shared.findings.entry(key).or_default();
             findings.push(Finding {
                 mutant: Arc::new(mutant.clone()),
                 verdict,
             });
-            let index = SourceIndex::new(&mutant.source_file.code);
-            findings
-                .iter()
-                .map(|f| to_proto::diagnostic(&index, f))
-                .collect()
+            diagnostics_of(findings)
         };
         let _ = self.messages.send(Message::Publish {
             uri: uri.clone(),
@@ -280,4 +371,15 @@ impl Worker {
     fn log(&self, kind: MessageType, text: String) {
         let _ = self.messages.send(Message::Log(kind, text));
     }
+}
+
+fn diagnostics_of(findings: &[Finding]) -> Vec<Diagnostic> {
+    let Some(first) = findings.first() else {
+        return Vec::new();
+    };
+    let index = SourceIndex::new(&first.mutant.source_file.code);
+    findings
+        .iter()
+        .map(|f| to_proto::diagnostic(&index, f))
+        .collect()
 }
