@@ -613,3 +613,36 @@ fn commands_settings_and_the_changed_functions_scope() {
     assert_eq!(server.ends()[3], "cancelled");
     server.stop();
 }
+
+#[test]
+fn saving_an_integration_test_retests_the_packages_missed_mutants() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&lib);
+    server.wait_until("the file's run", |s| s.ends().len() == 1);
+    assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+
+    // A new integration test that checks `is_stable`: its 5 missed mutants
+    // are caught now; the package's 6 others stay missed.
+    let test_file = root.join("tests/stability.rs");
+    std::fs::create_dir_all(test_file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &test_file,
+        "use example::Version;\n\n#[test]\nfn only_major_versions_above_zero_are_stable() {\n    \
+         assert!(Version::parse(\"1.0.0\").unwrap().is_stable());\n    \
+         assert!(!Version::parse(\"0.1.0\").unwrap().is_stable());\n}\n",
+    )
+    .unwrap();
+    server.save(&test_file);
+    server.wait_until("the retest", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "11 mutants tested, 6 missed");
+    let diagnostics = &server.diagnostics[&key];
+    assert_eq!(diagnostics.len(), 6);
+    assert!(diagnostics
+        .iter()
+        .all(|d| !d["message"].as_str().unwrap().contains("is_stable")));
+    server.stop();
+}

@@ -222,6 +222,24 @@ impl Session {
         self.lab_options = lab_options;
     }
 
+    /// The package whose integration tests include `relative` (a file under
+    /// a package's `tests/` directory).
+    pub fn package_of_test_file(&self, relative: &str) -> Option<String> {
+        self.workspace
+            .packages
+            .iter()
+            .filter(|p| {
+                let tests_dir = if p.dir.is_empty() {
+                    "tests/".to_owned()
+                } else {
+                    format!("{}/tests/", p.dir)
+                };
+                relative.starts_with(&tests_dir)
+            })
+            .max_by_key(|p| p.dir.len())
+            .map(|p| p.name.clone())
+    }
+
     /// Every source file some target compiles, sorted.
     pub fn source_files(&self) -> Vec<String> {
         let mut files: Vec<String> = self.owners.keys().cloned().collect();

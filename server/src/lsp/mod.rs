@@ -123,11 +123,14 @@ impl Backend {
         }
         let key = uri.to_string();
         let cancel = self.new_cancel(&key);
-        self.shared.lock().unwrap().findings.remove(&key);
-        self.send_message(Message::Publish {
-            uri: uri.clone(),
-            diagnostics: Vec::new(),
-        });
+        // The saved file's findings point into its old text: clear them
+        // until it is tested again.
+        if self.shared.lock().unwrap().findings.remove(&key).is_some() {
+            self.send_message(Message::Publish {
+                uri: uri.clone(),
+                diagnostics: Vec::new(),
+            });
+        }
         self.send_job(Job::TestFiles {
             paths: vec![path],
             cancel,

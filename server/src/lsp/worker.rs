@@ -116,10 +116,22 @@ pub fn run(
     for job in jobs {
         match job {
             Job::TestFiles { paths, cancel } => {
-                let files = paths
+                let files: Vec<String> = paths
                     .iter()
                     .filter_map(|p| session.relative_path(p))
                     .collect();
+                // A saved integration test may now catch its package's
+                // missed mutants: test those again.
+                let packages: Vec<String> = files
+                    .iter()
+                    .filter_map(|f| session.package_of_test_file(f))
+                    .collect();
+                if !packages.is_empty() {
+                    let names = worker.missed_in(&packages);
+                    let files = worker.files_of(&names);
+                    worker.test_files(&mut session, files, Some(&names), Scope::File, &cancel);
+                    continue;
+                }
                 let scope = worker.scope;
                 worker.test_files(&mut session, files, None, scope, &cancel);
             }
@@ -152,6 +164,18 @@ struct Worker {
 }
 
 impl Worker {
+    /// The names of the missed and timed-out mutants of these packages.
+    fn missed_in(&self, packages: &[String]) -> Vec<String> {
+        let shared = self.shared.lock().unwrap();
+        shared
+            .findings
+            .values()
+            .flatten()
+            .filter(|f| packages.contains(&f.mutant.source_file.package))
+            .map(|f| f.mutant.name.clone())
+            .collect()
+    }
+
     /// The files that hold the findings with these names.
     fn files_of(&self, names: &[String]) -> Vec<String> {
         let shared = self.shared.lock().unwrap();
