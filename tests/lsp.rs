@@ -103,6 +103,16 @@ impl Server {
         Some(message)
     }
 
+    /// True when a `window/logMessage` containing `text` arrived.
+    fn logged(&self, text: &str) -> bool {
+        self.notifications.iter().any(|m| {
+            m["method"] == "window/logMessage"
+                && m["params"]["message"]
+                    .as_str()
+                    .is_some_and(|t| t.contains(text))
+        })
+    }
+
     /// The messages of the `$/progress` ends received so far.
     fn ends(&self) -> Vec<String> {
         self.progress
@@ -645,4 +655,53 @@ fn saving_an_integration_test_retests_the_packages_missed_mutants() {
         .iter()
         .all(|d| !d["message"].as_str().unwrap().contains("is_stable")));
     server.stop();
+}
+
+#[test]
+fn a_restarted_server_shows_still_valid_results_without_testing() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut first = Server::start();
+    first.initialize(&root);
+    first.save(&lib);
+    first.wait_until("the file's run", |s| s.ends().len() == 1);
+    first.stop();
+    assert!(root.join("target/mutiny/results.json").exists());
+
+    // Change `compatible`: its 3 missed mutants are no longer known; the
+    // other functions' 8 are.
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let edited = text.replacen(
+        "    if required.major == 0 {",
+        "    // A comment changes the function's text.\n    if required.major == 0 {",
+        1,
+    );
+    std::fs::write(&lib, edited).unwrap();
+    let mut second = Server::start();
+    second.initialize(&root);
+    second.wait_until("the restore", |s| s.logged("known findings restored"));
+    assert!(second.logged("mutiny: 8 known findings restored"));
+    assert_eq!(second.diagnostics[&key].len(), 8);
+    assert!(
+        second.progress.is_empty(),
+        "nothing was tested: {:?}",
+        second.progress
+    );
+    assert!(second.diagnostics[&key]
+        .iter()
+        .all(|d| !d["message"].as_str().unwrap().contains("in compatible")));
+
+    // A changed test invalidates them all: a third server shows nothing.
+    second.stop();
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let renamed = text.replace("fn parses_three_numbers()", "fn parses_3_numbers()");
+    assert_ne!(renamed, text);
+    std::fs::write(&lib, renamed).unwrap();
+    let mut third = Server::start();
+    third.initialize(&root);
+    third.wait_until("the restore", |s| s.logged("known findings restored"));
+    assert!(third.logged("mutiny: 0 known findings restored"));
+    assert!(third.diagnostics.get(&key).is_none_or(|d| d.is_empty()));
+    third.stop();
 }

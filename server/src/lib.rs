@@ -3,6 +3,7 @@
 //! The engine is a library: the CLI (`main.rs`) and, later, the language
 //! server call it. See docs/ARCHITECTURE.md for the map.
 
+pub mod cache;
 pub mod config;
 pub mod console;
 pub mod exit_code;

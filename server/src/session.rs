@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
+use crate::cache::Cache;
 use crate::config::Config;
 use crate::lab::{Cancel, Event, Lab, LabOptions};
 use crate::mutate::{self, Edition, Mutant, SourceFile};
@@ -35,13 +36,11 @@ pub struct Session {
     /// The text of each function when its mutants were last tested, by
     /// file and function name.
     function_texts: HashMap<(String, String), String>,
-    /// Verdicts by what they depend on in the mutant's own file.
-    verdicts: HashMap<VerdictKey, Verdict>,
+    /// Verdicts by what they depend on, kept across sessions.
+    cache: Cache,
+    /// Fingerprints of each package's test code, until the next test run.
+    test_fingerprints: HashMap<String, String>,
 }
-
-/// File, function name, function text, mutant description and the
-/// mutant's offset from the function's start.
-type VerdictKey = (String, String, String, String, usize);
 
 /// A mutant's function: its name, its text, and its start offset.
 fn function_text(mutant: &Mutant) -> Option<(String, String, usize)> {
@@ -52,18 +51,6 @@ fn function_text(mutant: &Mutant) -> Option<(String, String, usize)> {
     let end = index.offset_of(function.span.end)?;
     let text = code.get(start..end)?.to_owned();
     Some((function.function_name.clone(), text, start))
-}
-
-fn verdict_key(mutant: &Mutant) -> Option<VerdictKey> {
-    let (name, text, start) = function_text(mutant)?;
-    let offset = mutant.range.start.checked_sub(start)?;
-    Some((
-        mutant.source_file.path.clone(),
-        name,
-        text,
-        mutant.description.clone(),
-        offset,
-    ))
 }
 
 /// How a `test_file` call ended.
@@ -81,6 +68,7 @@ impl Session {
     /// `lab_options.log_dir` is where scenario logs go.
     pub fn open(dir: &Path, lab_options: LabOptions) -> Result<Session> {
         let workspace = Workspace::open(dir)?;
+        let workspace_root = workspace.root.clone();
         let config = Config::read_workspace(&workspace.root)?;
         let options = Options::new(&SelectionArgs::default(), &config)?;
         let mut session = Session {
@@ -91,7 +79,8 @@ impl Session {
             lab: None,
             baseline_passed: HashSet::new(),
             function_texts: HashMap::new(),
-            verdicts: HashMap::new(),
+            cache: Cache::load(&workspace_root),
+            test_fingerprints: HashMap::new(),
         };
         session.map_files()?;
         Ok(session)
@@ -174,6 +163,14 @@ impl Session {
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<TestRun> {
+        self.test_fingerprints.clear();
+        let packages: HashSet<String> = mutants
+            .iter()
+            .map(|m| m.source_file.package.clone())
+            .collect();
+        for package in &packages {
+            self.test_fingerprint(package);
+        }
         let lab = match &mut self.lab {
             Some(lab) => {
                 lab.sync()?;
@@ -197,17 +194,24 @@ impl Session {
                 Some(outcome) => return Ok(TestRun::BaselineFailed(outcome)),
             }
         }
-        let verdicts = &mut self.verdicts;
+        let cache = &mut self.cache;
+        let fingerprints = &self.test_fingerprints;
         let mut remember = |event: &Event| {
             if let Event::MutantFinished(outcome) = event {
-                let key = outcome.scenario.mutant().and_then(verdict_key);
-                if let (Some(key), Some(verdict)) = (key, outcome.verdict()) {
-                    verdicts.insert(key, verdict);
+                let mutant = outcome.scenario.mutant();
+                let tests = mutant.and_then(|m| fingerprints.get(&m.source_file.package));
+                if let (Some(mutant), Some(tests), Some(verdict)) =
+                    (mutant, tests, outcome.verdict())
+                {
+                    cache.insert(mutant, tests, verdict);
                 }
             }
             on_event(event);
         };
         let outcomes = lab.test(mutants, cancel, &mut remember)?;
+        // The results are a head start for the next session; failing to
+        // keep them costs only time.
+        let _ = self.cache.save();
         if cancel.is_cancelled() {
             return Ok(TestRun::Cancelled);
         }
@@ -274,10 +278,68 @@ impl Session {
         (changed, unchanged)
     }
 
-    /// The verdict this session last gave a mutant with the same function
-    /// (name and text), description and place in the function.
-    pub fn known_verdict(&self, mutant: &Mutant) -> Option<Verdict> {
-        self.verdicts.get(&verdict_key(mutant)?).copied()
+    /// The verdict known for a mutant with the same function (name and
+    /// text), description and place in the function, found while the
+    /// package's test code was what it is now.
+    pub fn known_verdict(&mut self, mutant: &Mutant) -> Option<Verdict> {
+        let tests = self.test_fingerprint(&mutant.source_file.package);
+        self.cache.get(mutant, &tests)
+    }
+
+    /// The known missed and timed-out mutants of the workspace as it is now
+    /// (from this or an earlier session), without testing anything.
+    pub fn restore(&mut self) -> Vec<(Arc<Mutant>, Verdict)> {
+        self.test_fingerprints.clear();
+        let mut found = Vec::new();
+        for file in self.cache.files_with_findings() {
+            let Ok(mutants) = self.mutants_of(&file) else {
+                continue;
+            };
+            for mutant in mutants {
+                if let Some(verdict @ (Verdict::Missed | Verdict::Timeout)) =
+                    self.known_verdict(&mutant)
+                {
+                    found.push((mutant, verdict));
+                }
+            }
+        }
+        found
+    }
+
+    /// A fingerprint of the package's test code: tests and test-only
+    /// modules and doc comments in its source files, and every file under
+    /// its `tests/` directory.
+    fn test_fingerprint(&mut self, package: &str) -> String {
+        if let Some(known) = self.test_fingerprints.get(package) {
+            return known.clone();
+        }
+        let mut files: Vec<(&String, &FileOwner)> = self
+            .owners
+            .iter()
+            .filter(|(_, owner)| owner.package == package)
+            .collect();
+        files.sort_by_key(|(path, _)| *path);
+        let mut parts: Vec<String> = Vec::new();
+        for (path, owner) in files {
+            let code = std::fs::read_to_string(self.workspace.root.join(path)).unwrap_or_default();
+            parts.push(path.clone());
+            parts.push(mutate::test_code(&code, owner.edition));
+        }
+        if let Some(dir) = self.workspace.packages.iter().find(|p| p.name == package) {
+            let tests_dir = self.workspace.root.join(&dir.dir).join("tests");
+            let mut test_files = Vec::new();
+            collect_files(&tests_dir, &mut test_files);
+            test_files.sort();
+            for path in test_files {
+                parts.push(path.display().to_string());
+                parts.push(std::fs::read_to_string(&path).unwrap_or_default());
+            }
+        }
+        let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
+        let fingerprint = crate::cache::fingerprint(&refs);
+        self.test_fingerprints
+            .insert(package.to_owned(), fingerprint.clone());
+        fingerprint
     }
 
     /// Each package's manifest path, by package name.
@@ -295,5 +357,20 @@ impl Session {
     /// Where scenario logs go.
     pub fn log_dir(&self) -> PathBuf {
         self.lab_options.log_dir.clone()
+    }
+}
+
+/// Every file under `dir`, recursively (nothing when it does not exist).
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_files(&path, out);
+        } else {
+            out.push(path);
+        }
     }
 }

@@ -113,6 +113,7 @@ pub fn run(
         jobs_started: 0,
         scope: settings.scope,
     };
+    worker.restore(&mut session);
     for job in jobs {
         match job {
             Job::TestFiles { paths, cancel } => {
@@ -164,6 +165,24 @@ struct Worker {
 }
 
 impl Worker {
+    /// Shows what an earlier session found and is still valid (same
+    /// function text, same test code), without testing.
+    fn restore(&self, session: &mut Session) {
+        let never = Cancel::default();
+        let known = session.restore();
+        for (mutant, verdict) in &known {
+            let path = session.root().join(&mutant.source_file.path);
+            if let Some(uri) = Uri::from_file_path(path) {
+                self.record(&uri, mutant, *verdict, &never);
+            }
+        }
+        let count = known.len();
+        self.log(
+            MessageType::INFO,
+            format!("mutiny: {count} known findings restored"),
+        );
+    }
+
     /// The names of the missed and timed-out mutants of these packages.
     fn missed_in(&self, packages: &[String]) -> Vec<String> {
         let shared = self.shared.lock().unwrap();

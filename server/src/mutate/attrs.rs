@@ -10,6 +10,8 @@ use super::pretty;
 pub struct AttrVerdict {
     /// Nothing inside is mutated.
     pub skip: bool,
+    /// The item is test code: `#[test]`-like, or under a cfg requiring test.
+    pub is_test: bool,
     /// Mutants inside whose names match one of these are dropped.
     pub exclude_res: Vec<String>,
 }
@@ -26,7 +28,9 @@ pub fn examine(attrs: impl Iterator<Item = ast::Attr>) -> AttrVerdict {
 fn examine_meta(meta: &ast::Meta, verdict: &mut AttrVerdict) {
     match meta {
         ast::Meta::CfgMeta(cfg) => {
-            verdict.skip |= cfg.cfg_predicate().is_some_and(|p| requires_test(&p));
+            let test_only = cfg.cfg_predicate().is_some_and(|p| requires_test(&p));
+            verdict.skip |= test_only;
+            verdict.is_test |= test_only;
         }
         ast::Meta::CfgAttrMeta(cfg_attr) => {
             for inner in cfg_attr.metas() {
@@ -51,6 +55,7 @@ fn examine_meta(meta: &ast::Meta, verdict: &mut AttrVerdict) {
             } else if segments.last().is_some_and(|last| last == "test") {
                 // `#[test]`, `#[tokio::test]`, `#[rstest::test]`…
                 verdict.skip = true;
+                verdict.is_test = true;
             }
         }
     }

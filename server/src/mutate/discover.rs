@@ -19,6 +19,39 @@ use super::{
 };
 use crate::position::SourceIndex;
 
+/// The file's test code: the text of items that are tests or test-only
+/// modules, and every doc comment (doctests), in order. Results of mutants
+/// depend on it.
+pub fn test_code(code: &str, edition: Edition) -> String {
+    let parse = ra_ap_syntax::SourceFile::parse(code, ra_edition(edition));
+    let mut out = String::new();
+    let mut preorder = parse.syntax_node().preorder_with_tokens();
+    while let Some(event) = preorder.next() {
+        let ra_ap_syntax::WalkEvent::Enter(element) = event else {
+            continue;
+        };
+        match element {
+            ra_ap_syntax::NodeOrToken::Node(node) => {
+                let Some(owner) = ast::AnyHasAttrs::cast(node.clone()) else {
+                    continue;
+                };
+                if attrs::examine(owner.attrs()).is_test {
+                    out.push_str(&node.text().to_string());
+                    out.push('\n');
+                    preorder.skip_subtree();
+                }
+            }
+            ra_ap_syntax::NodeOrToken::Token(token) => {
+                if ast::Comment::cast(token.clone()).is_some_and(|c| c.kind().doc.is_some()) {
+                    out.push_str(token.text());
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
 pub fn discover(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> FileMutants {
     let parse = ra_ap_syntax::SourceFile::parse(&source_file.code, ra_edition(source_file.edition));
     let index = SourceIndex::new(&source_file.code);

@@ -197,6 +197,12 @@ pub fn generate(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> Fil
     discover::discover(source_file, options)
 }
 
+/// The test code of a file (tests, test-only modules, doc comments): the
+/// part of a package that decides verdicts besides the mutated function.
+pub fn test_code(code: &str, edition: Edition) -> String {
+    discover::test_code(code, edition)
+}
+
 /// Renders an expression as mutant names write it, or says why it is not one.
 pub fn render_expression(text: &str) -> Result<String, String> {
     discover::render_expression(text)

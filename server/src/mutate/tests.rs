@@ -436,3 +436,13 @@ fn mutant_function_records_name_return_type_and_span() {
     );
     assert_eq!((function.span.end.line, function.span.end.column), (5, 2));
 }
+
+#[test]
+fn test_code_is_tests_test_modules_and_doc_comments() {
+    let code = "/// Doubles.\nfn double(x: u32) -> u32 {\n    x * 2\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { assert_eq!(super::double(2), 4); }\n}\n\n#[test]\nfn top() {}\n";
+    let test_code = super::test_code(code, Default::default());
+    assert!(test_code.contains("/// Doubles."), "{test_code}");
+    assert!(test_code.contains("mod tests {"), "{test_code}");
+    assert!(test_code.contains("fn top() {}"), "{test_code}");
+    assert!(!test_code.contains("x * 2"), "{test_code}");
+}

@@ -1,0 +1,211 @@
+//! What is known: verdicts keyed by what they depend on — the mutated
+//! function (name and text), the mutant (description and place in the
+//! function) and the package's test code — kept in
+//! `target/mutiny/results.json` so a new session starts with them.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::mutate::Mutant;
+use crate::outcome::Verdict;
+use crate::position::SourceIndex;
+
+/// Where the results live under a workspace root.
+pub const RESULTS_PATH: &str = "target/mutiny/results.json";
+
+/// A stable 64-bit FNV-1a hash, written in hex: file formats must not
+/// depend on the standard library's unspecified hasher.
+pub fn fingerprint(parts: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain([0xff]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct Key {
+    file: String,
+    function: String,
+    /// Fingerprint of the function's text.
+    function_text: String,
+    description: String,
+    /// Byte offset of the mutant from the function's start.
+    offset: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Entry {
+    #[serde(flatten)]
+    key: Key,
+    /// Fingerprint of the package's test code when the verdict was found.
+    tests: String,
+    verdict: Verdict,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct ResultsFile {
+    mutiny_version: String,
+    results: Vec<Entry>,
+}
+
+#[derive(Debug)]
+pub struct Cache {
+    path: PathBuf,
+    entries: HashMap<Key, (String, Verdict)>,
+}
+
+impl Cache {
+    /// Reads the results of `root`'s workspace; a missing or unreadable
+    /// file is an empty cache (the results are only a head start).
+    pub fn load(root: &Path) -> Cache {
+        let path = root.join(RESULTS_PATH);
+        let entries = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| serde_json::from_str::<ResultsFile>(&text).ok())
+            .map(|file| {
+                file.results
+                    .into_iter()
+                    .map(|e| (e.key, (e.tests, e.verdict)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Cache { path, entries }
+    }
+
+    /// The verdict known for `mutant` while its package's test code has
+    /// fingerprint `tests`.
+    pub fn get(&self, mutant: &Mutant, tests: &str) -> Option<Verdict> {
+        let (known_tests, verdict) = self.entries.get(&key(mutant)?)?;
+        (known_tests == tests).then_some(*verdict)
+    }
+
+    pub fn insert(&mut self, mutant: &Mutant, tests: &str, verdict: Verdict) {
+        if let Some(key) = key(mutant) {
+            self.entries.insert(key, (tests.to_owned(), verdict));
+        }
+    }
+
+    /// Files that hold a known missed or timed-out mutant.
+    pub fn files_with_findings(&self) -> Vec<String> {
+        let mut files: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|(_, (_, v))| matches!(v, Verdict::Missed | Verdict::Timeout))
+            .map(|(k, _)| k.file.clone())
+            .collect();
+        files.sort();
+        files.dedup();
+        files
+    }
+
+    /// Writes the results (aside, then renamed into place).
+    pub fn save(&self) -> Result<()> {
+        let mut results: Vec<Entry> = self
+            .entries
+            .iter()
+            .map(|(key, (tests, verdict))| Entry {
+                key: key.clone(),
+                tests: tests.clone(),
+                verdict: *verdict,
+            })
+            .collect();
+        results.sort_by(|a, b| {
+            (
+                &a.key.file,
+                &a.key.function,
+                a.key.offset,
+                &a.key.description,
+            )
+                .cmp(&(
+                    &b.key.file,
+                    &b.key.function,
+                    b.key.offset,
+                    &b.key.description,
+                ))
+        });
+        let file = ResultsFile {
+            mutiny_version: env!("CARGO_PKG_VERSION").to_owned(),
+            results,
+        };
+        let dir = self.path.parent().expect("results live in a directory");
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let temporary = self.path.with_extension("json.tmp");
+        let text = serde_json::to_string_pretty(&file).expect("results serialize");
+        std::fs::write(&temporary, text)
+            .with_context(|| format!("cannot write {}", temporary.display()))?;
+        std::fs::rename(&temporary, &self.path)
+            .with_context(|| format!("cannot write {}", self.path.display()))
+    }
+}
+
+fn key(mutant: &Mutant) -> Option<Key> {
+    let function = mutant.function.as_ref()?;
+    let code = &mutant.source_file.code;
+    let index = SourceIndex::new(code);
+    let start = index.offset_of(function.span.start)?;
+    let end = index.offset_of(function.span.end)?;
+    Some(Key {
+        file: mutant.source_file.path.clone(),
+        function: function.function_name.clone(),
+        function_text: fingerprint(&[code.get(start..end)?]),
+        description: mutant.description.clone(),
+        offset: mutant.range.start.checked_sub(start)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::mutate::{generate, SourceFile};
+
+    fn mutants(code: &str) -> Vec<Mutant> {
+        let source_file = Arc::new(SourceFile {
+            package: "p".into(),
+            path: "src/lib.rs".into(),
+            code: code.into(),
+            edition: Default::default(),
+        });
+        generate(&source_file, &Default::default()).mutants
+    }
+
+    #[test]
+    fn fingerprints_are_stable_and_separate_parts() {
+        assert_eq!(fingerprint(&["ab", "c"]), fingerprint(&["ab", "c"]));
+        assert_ne!(fingerprint(&["ab", "c"]), fingerprint(&["a", "bc"]));
+        assert_eq!(fingerprint(&[]), "cbf29ce484222325");
+    }
+
+    #[test]
+    fn verdicts_survive_a_reload_and_follow_function_text_and_tests() {
+        let dir = tempfile::tempdir().unwrap();
+        let code = "fn a() -> bool {\n    true\n}\n\nfn b(x: u32) -> u32 {\n    x + 1\n}\n";
+        let before = mutants(code);
+        let mut cache = Cache::load(dir.path());
+        for mutant in &before {
+            cache.insert(mutant, "tests-1", Verdict::Missed);
+        }
+        cache.save().unwrap();
+
+        // `a` moves down a line and `b` changes: only `a`'s verdict holds.
+        let shifted = format!("// new first line\n{}", code.replace("x + 1", "x + 2"));
+        let after = mutants(&shifted);
+        let reloaded = Cache::load(dir.path());
+        let known: Vec<&str> = after
+            .iter()
+            .filter(|m| reloaded.get(m, "tests-1").is_some())
+            .map(|m| m.description.as_str())
+            .collect();
+        assert_eq!(known, ["replace a -> bool with false"]);
+        assert!(after.iter().all(|m| reloaded.get(m, "tests-2").is_none()));
+        assert_eq!(reloaded.files_with_findings(), ["src/lib.rs"]);
+    }
+}
