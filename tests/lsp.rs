@@ -246,6 +246,33 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A copy of the example fixture and a server that has tested its
+/// `src/lib.rs` once.
+struct Example {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    lib: PathBuf,
+    /// The URI of `src/lib.rs`.
+    key: String,
+}
+
+fn tested_example() -> (Example, Server) {
+    let (dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&lib);
+    server.wait_until("the file's run", |s| s.ends().len() == 1);
+    let example = Example {
+        _dir: dir,
+        root,
+        lib,
+        key,
+    };
+    (example, server)
+}
+
 /// `src/lib.rs:58:28: replace && with || in compatible` → its description.
 fn description(name: &str) -> &str {
     name.splitn(4, ':').nth(3).unwrap().trim()
@@ -253,14 +280,13 @@ fn description(name: &str) -> &str {
 
 #[test]
 fn missed_mutants_become_warnings_with_hover_code_lens_and_diff() {
-    let (_dir, root) = copy_of("example");
-    let before = tree_snapshot(&root);
-    let lib = root.join("src/lib.rs");
-    let mut server = Server::start();
-    server.initialize(&root);
-    server.save(&lib);
-    let key = uri(&lib);
-    server.wait_until("the end of the run", |s| !s.ends().is_empty());
+    let before = tree_snapshot(&fixture("example"));
+    let (
+        Example {
+            _dir, root, key, ..
+        },
+        mut server,
+    ) = tested_example();
     assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
     let begin = &server.progress[0]["value"];
     assert_eq!(begin["kind"], "begin");
@@ -473,14 +499,17 @@ fn apply_edits(path: &Path, edits: &[Value]) {
 
 #[test]
 fn skip_quick_fix_adds_the_attribute_and_dependency_and_the_function_yields_no_mutants() {
-    let (_dir, root) = copy_of("example");
-    let lib = root.join("src/lib.rs");
+    let (
+        Example {
+            _dir,
+            root,
+            lib,
+            key,
+            ..
+        },
+        mut server,
+    ) = tested_example();
     let manifest = root.join("Cargo.toml");
-    let mut server = Server::start();
-    server.initialize(&root);
-    server.save(&lib);
-    let key = uri(&lib);
-    server.wait_until("the end of the run", |s| !s.ends().is_empty());
     let in_compatible: Vec<Value> = server.diagnostics[&key]
         .iter()
         .filter(|d| {
@@ -626,13 +655,12 @@ fn commands_settings_and_the_changed_functions_scope() {
 
 #[test]
 fn saving_an_integration_test_retests_the_packages_missed_mutants() {
-    let (_dir, root) = copy_of("example");
-    let lib = root.join("src/lib.rs");
-    let key = uri(&lib);
-    let mut server = Server::start();
-    server.initialize(&root);
-    server.save(&lib);
-    server.wait_until("the file's run", |s| s.ends().len() == 1);
+    let (
+        Example {
+            _dir, root, key, ..
+        },
+        mut server,
+    ) = tested_example();
     assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
 
     // A new integration test that checks `is_stable`: its 5 missed mutants
@@ -659,13 +687,16 @@ fn saving_an_integration_test_retests_the_packages_missed_mutants() {
 
 #[test]
 fn a_restarted_server_shows_still_valid_results_without_testing() {
-    let (_dir, root) = copy_of("example");
-    let lib = root.join("src/lib.rs");
-    let key = uri(&lib);
-    let mut first = Server::start();
-    first.initialize(&root);
-    first.save(&lib);
-    first.wait_until("the file's run", |s| s.ends().len() == 1);
+    let (
+        Example {
+            _dir,
+            root,
+            lib,
+            key,
+            ..
+        },
+        first,
+    ) = tested_example();
     first.stop();
     assert!(root.join("target/mutiny/results.json").exists());
 
