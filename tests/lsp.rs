@@ -256,13 +256,19 @@ struct Example {
     key: String,
 }
 
-fn tested_example() -> (Example, Server) {
-    let (dir, root) = copy_of("example");
+/// A copy of a fixture, and a server to which its `src/lib.rs` was saved.
+fn saved(name: &str) -> (tempfile::TempDir, PathBuf, PathBuf, Server) {
+    let (dir, root) = copy_of(name);
     let lib = root.join("src/lib.rs");
-    let key = uri(&lib);
     let mut server = Server::start();
     server.initialize(&root);
     server.save(&lib);
+    (dir, root, lib, server)
+}
+
+fn tested_example() -> (Example, Server) {
+    let (dir, root, lib, mut server) = saved("example");
+    let key = uri(&lib);
     server.wait_until("the file's run", |s| s.ends().len() == 1);
     let example = Example {
         _dir: dir,
@@ -393,11 +399,7 @@ fn missed_mutants_become_warnings_with_hover_code_lens_and_diff() {
 
 #[test]
 fn failing_baseline_is_shown_as_an_error_and_no_mutant_is_reported() {
-    let (_dir, root) = copy_of("failing_baseline");
-    let lib = root.join("src/lib.rs");
-    let mut server = Server::start();
-    server.initialize(&root);
-    server.save(&lib);
+    let (_dir, _root, lib, mut server) = saved("failing_baseline");
     server.wait_until("an error message", |s| {
         s.shown_messages().iter().any(|m| m["type"] == 1)
     });
@@ -582,11 +584,7 @@ fn skip_quick_fix_adds_the_attribute_and_dependency_and_the_function_yields_no_m
 
 #[test]
 fn a_second_save_cancels_the_stale_run_and_the_new_one_reports() {
-    let (_dir, root) = copy_of("example");
-    let lib = root.join("src/lib.rs");
-    let mut server = Server::start();
-    server.initialize(&root);
-    server.save(&lib);
+    let (_dir, _root, lib, mut server) = saved("example");
     server.wait_until("a first mutant's result", |s| {
         s.progress.iter().any(|p| p["value"]["kind"] == "report")
     });
