@@ -734,3 +734,42 @@ fn a_restarted_server_shows_still_valid_results_without_testing() {
     assert!(third.diagnostics.get(&key).is_none_or(|d| d.is_empty()));
     third.stop();
 }
+
+#[test]
+fn broken_files_are_reported_in_the_log_and_the_server_keeps_answering() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut server = Server::start();
+    server.initialize(&root);
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let save = |server: &mut Server| {
+        server.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": key}}),
+        );
+    };
+
+    // Mid-edit: a syntax error.
+    std::fs::write(&lib, text.replace("self.major > 0", "self.major >")).unwrap();
+    save(&mut server);
+    server.wait_until("a syntax error in the log", |s| s.logged("syntax error"));
+    // Not UTF-8.
+    std::fs::write(&lib, b"fn f() {}\n\xff\xfe\n").unwrap();
+    save(&mut server);
+    server.wait_until("a non-UTF-8 file in the log", |s| s.logged("not UTF-8"));
+    // Deleted.
+    std::fs::remove_file(&lib).unwrap();
+    save(&mut server);
+    server.wait_until("a missing file in the log", |s| {
+        s.logged("cannot read src/lib.rs")
+    });
+
+    assert!(server.progress.is_empty(), "nothing was tested");
+    let hover = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": key}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(hover["result"], Value::Null);
+    server.stop();
+}

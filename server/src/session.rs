@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::cache::Cache;
 use crate::config::Config;
@@ -146,6 +146,15 @@ impl Session {
             edition: owner.edition,
         });
         let generated = mutate::generate(&source_file, &self.options.generate);
+        // A file saved mid-edit does not build: testing its mutants would
+        // only find them all unviable. Wait for a save that parses.
+        if let Some(first) = generated
+            .warnings
+            .iter()
+            .find(|w| w.message.contains("syntax error"))
+        {
+            bail!("{first}; its mutants are tested once it parses");
+        }
         Ok(generated
             .mutants
             .into_iter()

@@ -59,7 +59,12 @@ pub async fn publish(client: Client, mut receiver: UnboundedReceiver<Message>) {
                 client.publish_diagnostics(uri, diagnostics, None).await;
             }
             Message::Show(kind, text) => client.show_message(kind, text).await,
-            Message::Log(kind, text) => client.log_message(kind, text).await,
+            Message::Log(kind, text) => {
+                if logged(kind) {
+                    eprintln!("{text}");
+                    client.log_message(kind, text).await;
+                }
+            }
             Message::Progress { token, step } => {
                 let token = NumberOrString::String(token);
                 if matches!(step, WorkDoneProgress::Begin(_)) {
@@ -75,6 +80,39 @@ pub async fn publish(client: Client, mut receiver: UnboundedReceiver<Message>) {
                     .await;
             }
         }
+    }
+}
+
+/// Whether messages of this kind are logged: `MUTINY_LOG` (or `RUST_LOG`)
+/// = `off`, `error`, `warn`, `info` (default) or `debug`.
+fn logged(kind: MessageType) -> bool {
+    static LEVEL: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
+    let level = *LEVEL.get_or_init(|| {
+        let setting = std::env::var("MUTINY_LOG")
+            .or_else(|_| std::env::var("RUST_LOG"))
+            .unwrap_or_default();
+        log_level(&setting)
+    });
+    kind_rank(kind) <= level
+}
+
+fn kind_rank(kind: MessageType) -> i32 {
+    match kind {
+        MessageType::ERROR => 1,
+        MessageType::WARNING => 2,
+        MessageType::INFO => 3,
+        _ => 4,
+    }
+}
+
+/// The most verbose message rank a log setting lets through.
+fn log_level(setting: &str) -> i32 {
+    match setting.trim().to_ascii_lowercase().as_str() {
+        "off" => 0,
+        "error" => 1,
+        "warn" | "warning" => 2,
+        "debug" | "trace" => 4,
+        _ => 3,
     }
 }
 
@@ -425,4 +463,18 @@ fn diagnostics_of(findings: &[Finding]) -> Vec<Diagnostic> {
         .iter()
         .map(|f| to_proto::diagnostic(&index, f))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_levels_let_through_what_they_name_and_more_severe() {
+        assert_eq!(log_level(""), 3);
+        assert!(kind_rank(MessageType::WARNING) <= log_level("warn"));
+        assert!(kind_rank(MessageType::INFO) > log_level("WARN"));
+        assert!(kind_rank(MessageType::ERROR) > log_level("off"));
+        assert!(kind_rank(MessageType::LOG) <= log_level("debug"));
+    }
 }
