@@ -773,3 +773,55 @@ fn broken_files_are_reported_in_the_log_and_the_server_keeps_answering() {
     assert_eq!(hover["result"], Value::Null);
     server.stop();
 }
+
+#[test]
+fn missed_mutants_from_a_mutants_out_directory_show_while_their_code_is_unchanged() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    // The results of a CI run: `mutiny run` writes mutants.out/ in the
+    // workspace, in cargo-mutants' layout.
+    let run = Command::new(env!("CARGO_BIN_EXE_mutiny"))
+        .args(["run", "-j", "2", "-d"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    std::fs::remove_dir_all(root.join("target")).ok();
+
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.wait_until("the restore", |s| s.logged("known findings restored"));
+    assert!(server.logged("mutiny: 11 known findings restored"));
+    assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+    server.stop();
+
+    // Changing the end of `compatible` drops its 3 (their recorded diffs
+    // show the changed lines); the other functions' 8 stay.
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let edited = text.replacen(
+        "        version.major == required.major\n    }\n}",
+        "        version.major == required.major\n    }\n    // changed\n}",
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&lib, edited).unwrap();
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.wait_until("the restore", |s| s.logged("known findings restored"));
+    let logs: Vec<&Value> = server
+        .notifications
+        .iter()
+        .filter(|m| m["method"] == "window/logMessage")
+        .collect();
+    assert!(
+        server.logged("mutiny: 8 known findings restored"),
+        "{logs:?}"
+    );
+    server.stop();
+}

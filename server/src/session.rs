@@ -315,6 +315,58 @@ impl Session {
         found
     }
 
+    /// The missed and timed-out mutants recorded in the workspace's
+    /// `mutants.out/` (from `mutiny run` or `cargo mutants`, in CI say)
+    /// that still apply: same name, and the original lines around them, as
+    /// the recorded diff shows them, unchanged.
+    pub fn restore_from_output(&mut self) -> Vec<(Arc<Mutant>, Verdict)> {
+        let dir = self.workspace.root.join(crate::output::OUTPUT_DIR_NAME);
+        let read = |name: &str| -> Option<serde_json::Value> {
+            let text = std::fs::read_to_string(dir.join(name)).ok()?;
+            serde_json::from_str(&text).ok()
+        };
+        let (Some(outcomes), Some(listed)) = (read("outcomes.json"), read("mutants.json")) else {
+            return Vec::new();
+        };
+        let recorded_diffs: HashMap<&str, &str> = listed
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| Some((m["name"].as_str()?, m["diff"].as_str()?)))
+            .collect();
+        let mut wanted: HashMap<String, Vec<(&str, Verdict)>> = HashMap::new();
+        for outcome in outcomes["outcomes"].as_array().into_iter().flatten() {
+            let verdict = match outcome["summary"].as_str() {
+                Some("MissedMutant") => Verdict::Missed,
+                Some("Timeout") => Verdict::Timeout,
+                _ => continue,
+            };
+            let mutant = &outcome["scenario"]["Mutant"];
+            if let (Some(name), Some(file)) = (mutant["name"].as_str(), mutant["file"].as_str()) {
+                wanted
+                    .entry(file.to_owned())
+                    .or_default()
+                    .push((name, verdict));
+            }
+        }
+        let mut found = Vec::new();
+        for (file, names) in wanted {
+            let Ok(mutants) = self.mutants_of(&file) else {
+                continue;
+            };
+            for (name, verdict) in names {
+                let current = mutants.iter().find(|m| m.name == name);
+                let recorded = recorded_diffs.get(name);
+                if let (Some(current), Some(recorded)) = (current, recorded) {
+                    if original_side(recorded) == original_side(&current.diff()) {
+                        found.push((current.clone(), verdict));
+                    }
+                }
+            }
+        }
+        found
+    }
+
     /// A fingerprint of the package's test code: tests and test-only
     /// modules and doc comments in its source files, and every file under
     /// its `tests/` directory.
@@ -382,4 +434,13 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The original text a unified diff shows: its context and removed lines,
+/// without the marker, which differs between tools.
+fn original_side(diff: &str) -> Vec<&str> {
+    diff.lines()
+        .filter(|line| !line.starts_with("---") && !line.starts_with("@@"))
+        .filter_map(|line| line.strip_prefix(' ').or_else(|| line.strip_prefix('-')))
+        .collect()
 }

@@ -207,7 +207,12 @@ impl Worker {
     /// function text, same test code), without testing.
     fn restore(&self, session: &mut Session) {
         let never = Cancel::default();
-        let known = session.restore();
+        let mut known = session.restore();
+        for (mutant, verdict) in session.restore_from_output() {
+            if !known.iter().any(|(k, _)| k.name == mutant.name) {
+                known.push((mutant, verdict));
+            }
+        }
         for (mutant, verdict) in &known {
             let path = session.root().join(&mutant.source_file.path);
             if let Some(uri) = Uri::from_file_path(path) {
