@@ -398,7 +398,7 @@ fn missed_mutants_become_warnings_with_hover_code_lens_and_diff() {
 }
 
 #[test]
-fn failing_baseline_is_shown_as_an_error_and_no_mutant_is_reported() {
+fn failing_baseline_is_shown_as_an_error_on_the_failing_test_until_it_passes() {
     let (_dir, _root, lib, mut server) = saved("failing_baseline");
     server.wait_until("an error message", |s| {
         s.shown_messages().iter().any(|m| m["type"] == 1)
@@ -412,10 +412,33 @@ fn failing_baseline_is_shown_as_an_error_and_no_mutant_is_reported() {
     let text = error["message"].as_str().unwrap();
     assert!(text.contains("two_plus_two_is_five"), "{text}");
     let key = uri(&lib);
+    server.wait_until("the run's end", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["the unmutated tests fail"]);
+    // One error, on the failing test's name (line 17: `fn two_plus_two_is_five()`),
+    // and no mutant reported.
+    let diagnostics = &server.diagnostics[&key];
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["severity"], 1);
+    assert_eq!(diagnostics[0]["code"], "baseline");
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": {"line": 16, "character": 7}, "end": {"line": 16, "character": 27}})
+    );
+
+    // Fixed: the baseline passes, its error goes, and the mutants are tested.
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, text.replace("add(2, 2), 5)", "add(2, 3), 5)")).unwrap();
+    server.save(&lib);
+    server.wait_until("the second run's end", |s| s.ends().len() == 2);
     assert!(
-        server.diagnostics.get(&key).is_none_or(|d| d.is_empty()),
+        server.ends()[1].ends_with("0 missed"),
         "{:?}",
-        server.diagnostics
+        server.ends()
+    );
+    assert!(
+        server.diagnostics[&key].is_empty(),
+        "{:?}",
+        server.diagnostics[&key]
     );
     server.stop();
 }

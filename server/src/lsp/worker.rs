@@ -10,9 +10,9 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tower_lsp_server::ls_types::notification::Progress;
 use tower_lsp_server::ls_types::request::WorkDoneProgressCreate;
 use tower_lsp_server::ls_types::{
-    Diagnostic, MessageType, NumberOrString, ProgressParams, ProgressParamsValue, Uri,
-    WorkDoneProgress, WorkDoneProgressBegin, WorkDoneProgressCreateParams, WorkDoneProgressEnd,
-    WorkDoneProgressReport,
+    Diagnostic, DiagnosticSeverity, MessageType, NumberOrString, ProgressParams,
+    ProgressParamsValue, Uri, WorkDoneProgress, WorkDoneProgressBegin,
+    WorkDoneProgressCreateParams, WorkDoneProgressEnd, WorkDoneProgressReport,
 };
 use tower_lsp_server::Client;
 
@@ -149,6 +149,7 @@ pub fn run(
         shared,
         baseline_reported: false,
         jobs_started: 0,
+        baseline_uris: Vec::new(),
         scope: settings.scope,
     };
     worker.restore(&mut session);
@@ -199,6 +200,8 @@ struct Worker {
     baseline_reported: bool,
     /// Numbers the progress tokens.
     jobs_started: u64,
+    /// Documents holding a failing-baseline diagnostic.
+    baseline_uris: Vec<Uri>,
     scope: Scope,
 }
 
@@ -358,11 +361,11 @@ impl Worker {
         };
         let summary = match result {
             Ok(TestRun::BaselineFailed(outcome)) => {
-                self.baseline_failed(&outcome);
+                self.baseline_failed(session, &outcome);
                 "the unmutated tests fail".to_owned()
             }
             Ok(TestRun::Done(outcomes)) => {
-                self.baseline_reported = false;
+                self.baseline_passed();
                 let missed = outcomes
                     .iter()
                     .filter(|o| o.verdict() == Some(Verdict::Missed))
@@ -429,7 +432,70 @@ impl Worker {
         });
     }
 
-    fn baseline_failed(&mut self, outcome: &ScenarioOutcome) {
+    /// After a failed baseline passes: its diagnostics go, and a later
+    /// failure is shown again.
+    fn baseline_passed(&mut self) {
+        self.baseline_reported = false;
+        let shared = self.shared.lock().unwrap();
+        for uri in self.baseline_uris.drain(..) {
+            let findings = shared.findings.get(&uri.to_string());
+            let diagnostics = findings.map_or_else(Vec::new, |f| diagnostics_of(f));
+            let _ = self.messages.send(Message::Publish { uri, diagnostics });
+        }
+    }
+
+    /// An error diagnostic on each failing test that can be found in the
+    /// workspace's source files or integration tests.
+    fn mark_failing_tests(&mut self, session: &Session, failures: &[&str]) {
+        let mut files: Vec<PathBuf> = session
+            .source_files()
+            .iter()
+            .map(|f| session.root().join(f))
+            .collect();
+        crate::session::collect_files(&session.root().join("tests"), &mut files);
+        for failure in failures {
+            // `test tests::two_plus_two_is_five ... FAILED`
+            let Some(path) = failure
+                .strip_prefix("test ")
+                .and_then(|t| t.split_whitespace().next())
+            else {
+                continue;
+            };
+            let name = path.rsplit("::").next().unwrap_or(path);
+            let needle = format!("fn {name}(");
+            for file in &files {
+                let Ok(text) = std::fs::read_to_string(file) else {
+                    continue;
+                };
+                let Some(at) = text.find(&needle) else {
+                    continue;
+                };
+                let Some(uri) = Uri::from_file_path(file) else {
+                    continue;
+                };
+                let index = SourceIndex::new(&text);
+                let start = at + 3;
+                let diagnostic = Diagnostic {
+                    range: to_proto::range(&index, start..start + name.len()),
+                    severity: Some(DiagnosticSeverity::ERROR),
+                    code: Some(NumberOrString::String("baseline".to_owned())),
+                    source: Some("mutiny".to_owned()),
+                    message:
+                        "this test fails without any mutation: no mutant is tested until it passes"
+                            .to_owned(),
+                    ..Diagnostic::default()
+                };
+                let _ = self.messages.send(Message::Publish {
+                    uri: uri.clone(),
+                    diagnostics: vec![diagnostic],
+                });
+                self.baseline_uris.push(uri);
+                break;
+            }
+        }
+    }
+
+    fn baseline_failed(&mut self, session: &Session, outcome: &ScenarioOutcome) {
         if std::mem::replace(&mut self.baseline_reported, true) {
             return;
         }
@@ -452,6 +518,7 @@ impl Worker {
             }
         );
         let _ = self.messages.send(Message::Show(MessageType::ERROR, text));
+        self.mark_failing_tests(session, &failures);
     }
 
     fn log(&self, kind: MessageType, text: String) {
