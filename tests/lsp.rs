@@ -848,3 +848,38 @@ fn missed_mutants_from_a_mutants_out_directory_show_while_their_code_is_unchange
     );
     server.stop();
 }
+
+#[test]
+fn a_client_that_goes_away_mid_run_leaves_no_process_and_no_scratch_tree() {
+    let (_dir, _root, _lib, mut server) = saved("example");
+    server.wait_until("a first mutant's result", |s| {
+        s.progress.iter().any(|p| p["value"]["kind"] == "report")
+    });
+    // The editor crashes: stdin closes without shutdown or exit.
+    let Server {
+        mut child,
+        stdin,
+        tmp,
+        ..
+    } = server;
+    drop(stdin);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "mutiny lsp did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left: Vec<PathBuf> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    let tmp_text = tmp.path().display().to_string();
+    let survivors: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&tmp_text))
+        .collect();
+    assert!(survivors.is_empty(), "still running: {survivors:?}");
+}

@@ -51,8 +51,10 @@ pub fn serve_stdio() -> Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
+    let engine = Arc::new(Engine::default());
+    let for_service = engine.clone();
     runtime.block_on(async {
-        let (service, socket) = LspService::build(Backend::new)
+        let (service, socket) = LspService::build(move |client| Backend::new(client, for_service))
             .custom_method(input::MALFORMED_METHOD, Backend::malformed)
             .custom_method("window/workDoneProgress/cancel", Backend::progress_cancel)
             .finish();
@@ -64,6 +66,9 @@ pub fn serve_stdio() -> Result<()> {
         .serve(service)
         .await;
     });
+    // After `exit`, or when the client went away without `shutdown`: stop
+    // the worker so that its scratch trees are deleted.
+    engine.stop();
     // The thread reading stdin may still wait for input that will never
     // come; after `exit` nothing is left to wait for.
     runtime.shutdown_background();
@@ -83,24 +88,51 @@ struct Shared {
     progress: HashMap<String, Cancel>,
 }
 
-struct Backend {
-    client: Client,
+/// The worker thread and its queue, shared with `serve_stdio` so that the
+/// worker is stopped (and its scratch trees deleted) also when the client
+/// goes away without `shutdown`.
+#[derive(Default)]
+struct Engine {
     shared: Arc<Mutex<Shared>>,
-    root: Mutex<Option<PathBuf>>,
     jobs: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
     worker: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+impl Engine {
+    fn cancel_all(&self) {
+        for cancel in self.shared.lock().unwrap().running.values() {
+            cancel.cancel();
+        }
+    }
+
+    /// Cancels every job, closes the queue and waits for the worker, which
+    /// then deletes its scratch trees.
+    fn stop(&self) {
+        self.cancel_all();
+        self.jobs.lock().unwrap().take();
+        let worker = self.worker.lock().unwrap().take();
+        if let Some(handle) = worker {
+            let _ = handle.join();
+        }
+    }
+}
+
+struct Backend {
+    client: Client,
+    engine: Arc<Engine>,
+    shared: Arc<Mutex<Shared>>,
+    root: Mutex<Option<PathBuf>>,
     messages: Mutex<Option<UnboundedSender<Message>>>,
     settings: Mutex<Settings>,
 }
 
 impl Backend {
-    fn new(client: Client) -> Backend {
+    fn new(client: Client, engine: Arc<Engine>) -> Backend {
         Backend {
             client,
-            shared: Arc::default(),
+            shared: engine.shared.clone(),
+            engine,
             root: Mutex::new(None),
-            jobs: Mutex::new(None),
-            worker: Mutex::new(None),
             messages: Mutex::new(None),
             settings: Mutex::new(Settings::default()),
         }
@@ -138,7 +170,7 @@ impl Backend {
     }
 
     fn send_job(&self, job: Job) {
-        if let Some(jobs) = self.jobs.lock().unwrap().as_ref() {
+        if let Some(jobs) = self.engine.jobs.lock().unwrap().as_ref() {
             let _ = jobs.send(job);
         }
     }
@@ -154,9 +186,7 @@ impl Backend {
     }
 
     fn cancel_all(&self) {
-        for cancel in self.shared.lock().unwrap().running.values() {
-            cancel.cancel();
-        }
+        self.engine.cancel_all();
     }
 
     /// `window/workDoneProgress/cancel`: the user cancelled a job.
@@ -318,19 +348,13 @@ impl LanguageServer for Backend {
             .name("mutiny-worker".to_owned())
             .spawn(move || worker::run(root, job_receiver, sender, shared, settings))
             .expect("spawn the worker thread");
-        *self.jobs.lock().unwrap() = Some(jobs);
-        *self.worker.lock().unwrap() = Some(handle);
+        *self.engine.jobs.lock().unwrap() = Some(jobs);
+        *self.engine.worker.lock().unwrap() = Some(handle);
     }
 
     async fn shutdown(&self) -> jsonrpc::Result<()> {
-        self.cancel_all();
-        // Closing the queue ends the worker once its job is cancelled; it
-        // then deletes its scratch trees.
-        self.jobs.lock().unwrap().take();
-        let worker = self.worker.lock().unwrap().take();
-        if let Some(handle) = worker {
-            let _ = tokio::task::spawn_blocking(move || handle.join()).await;
-        }
+        let engine = self.engine.clone();
+        let _ = tokio::task::spawn_blocking(move || engine.stop()).await;
         Ok(())
     }
 
