@@ -566,12 +566,17 @@ fn skip_quick_fix_adds_the_attribute_and_dependency_and_the_function_yields_no_m
         3,
         "one action for the function"
     );
-    assert!(
-        actions
-            .iter()
-            .any(|a| a["title"] == "Show mutant diff" && a["command"] == "mutiny.showMutantDiff"),
-        "{answer}"
-    );
+    for (title, command) in [
+        ("Re-test this mutant", "mutiny.retestMutant"),
+        ("Show mutant diff", "mutiny.showMutantDiff"),
+    ] {
+        assert!(
+            actions
+                .iter()
+                .any(|a| a["title"] == title && a["command"] == command),
+            "{answer}"
+        );
+    }
     let changes = &skip["edit"]["changes"];
     let lib_edits = changes[&key].as_array().unwrap();
     assert_eq!(

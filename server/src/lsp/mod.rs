@@ -30,12 +30,11 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use crate::lab::Cancel;
 use crate::position::SourceIndex;
 use settings::Settings;
-use to_proto::{Finding, SHOW_DIFF_COMMAND};
+use to_proto::{Finding, RETEST_COMMAND, SHOW_DIFF_COMMAND};
 use worker::{Job, Message};
 
 const TEST_FILE_COMMAND: &str = "mutiny.testFile";
 const TEST_WORKSPACE_COMMAND: &str = "mutiny.testWorkspace";
-const RETEST_COMMAND: &str = "mutiny.retestMutant";
 const CANCEL_COMMAND: &str = "mutiny.cancel";
 const COMMANDS: [&str; 5] = [
     SHOW_DIFF_COMMAND,
@@ -417,6 +416,9 @@ impl LanguageServer for Backend {
             else {
                 continue;
             };
+            commands.push(CodeActionOrCommand::Command(to_proto::retest_command(
+                finding,
+            )));
             commands.push(CodeActionOrCommand::Command(to_proto::show_diff_command(
                 finding,
             )));

@@ -18,6 +18,7 @@ use crate::position::{SourceIndex, Utf16Position};
 use crate::skip::SkipFix;
 
 pub const SHOW_DIFF_COMMAND: &str = "mutiny.showMutantDiff";
+pub const RETEST_COMMAND: &str = "mutiny.retestMutant";
 
 /// A mutant the tests did not catch, with its verdict (missed or timeout).
 #[derive(Debug, Clone)]
@@ -181,6 +182,15 @@ pub fn skip_action(
         }),
         is_preferred: Some(true),
         ..CodeAction::default()
+    }
+}
+
+/// `Re-test this mutant`, as a command the client runs.
+pub fn retest_command(finding: &Finding) -> Command {
+    Command {
+        title: "Re-test this mutant".to_owned(),
+        command: RETEST_COMMAND.to_owned(),
+        arguments: Some(vec![serde_json::Value::String(finding.mutant.name.clone())]),
     }
 }
 
