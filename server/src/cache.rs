@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::mutate::Mutant;
 use crate::outcome::Verdict;
-use crate::position::SourceIndex;
 
 /// Where the results live under a workspace root.
 pub const RESULTS_PATH: &str = "target/mutiny/results.json";
@@ -146,15 +145,11 @@ impl Cache {
 }
 
 fn key(mutant: &Mutant) -> Option<Key> {
-    let function = mutant.function.as_ref()?;
-    let code = &mutant.source_file.code;
-    let index = SourceIndex::new(code);
-    let start = index.offset_of(function.span.start)?;
-    let end = index.offset_of(function.span.end)?;
+    let (start, text) = mutant.function_text()?;
     Some(Key {
         file: mutant.source_file.path.clone(),
-        function: function.function_name.clone(),
-        function_text: fingerprint(&[code.get(start..end)?]),
+        function: mutant.function.as_ref()?.function_name.clone(),
+        function_text: fingerprint(&[text]),
         description: mutant.description.clone(),
         offset: mutant.range.start.checked_sub(start)?,
     })

@@ -42,17 +42,6 @@ pub struct Session {
     test_fingerprints: HashMap<String, String>,
 }
 
-/// A mutant's function: its name, its text, and its start offset.
-fn function_text(mutant: &Mutant) -> Option<(String, String, usize)> {
-    let function = mutant.function.as_ref()?;
-    let code = &mutant.source_file.code;
-    let index = crate::position::SourceIndex::new(code);
-    let start = index.offset_of(function.span.start)?;
-    let end = index.offset_of(function.span.end)?;
-    let text = code.get(start..end)?.to_owned();
-    Some((function.function_name.clone(), text, start))
-}
-
 /// How a `test_file` call ended.
 #[derive(Debug)]
 pub enum TestRun {
@@ -271,11 +260,16 @@ impl Session {
         let mut unchanged = Vec::new();
         let mut seen: HashMap<(String, String), String> = HashMap::new();
         for mutant in mutants {
-            let Some((name, text, _)) = function_text(&mutant) else {
+            let (Some(function), Some((_, text))) = (&mutant.function, mutant.function_text())
+            else {
                 changed.push(mutant);
                 continue;
             };
-            let key = (mutant.source_file.path.clone(), name);
+            let key = (
+                mutant.source_file.path.clone(),
+                function.function_name.clone(),
+            );
+            let text = text.to_owned();
             if self.function_texts.get(&key) == Some(&text) {
                 unchanged.push(mutant);
             } else {

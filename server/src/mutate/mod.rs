@@ -109,6 +109,17 @@ impl Mutant {
     }
 
     /// The whole file with this mutant applied.
+    /// The text of the function the mutant is in (its attributes and doc
+    /// comments included) and the byte offset where it starts.
+    pub fn function_text(&self) -> Option<(usize, &str)> {
+        let function = self.function.as_ref()?;
+        let code = &self.source_file.code;
+        let index = crate::position::SourceIndex::new(code);
+        let start = index.offset_of(function.span.start)?;
+        let end = index.offset_of(function.span.end)?;
+        Some((start, code.get(start..end)?))
+    }
+
     pub fn mutated_code(&self) -> String {
         let code = &self.source_file.code;
         [
