@@ -888,3 +888,33 @@ fn a_client_that_goes_away_mid_run_leaves_no_process_and_no_scratch_tree() {
         .collect();
     assert!(survivors.is_empty(), "still running: {survivors:?}");
 }
+
+#[test]
+fn with_the_changed_functions_scope_a_changed_unit_test_invalidates_known_verdicts() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut server = Server::start();
+    server.initialize_with(&root, json!({"mutiny": {"scope": "changedFunctions"}}));
+    server.save(&lib);
+    server.wait_until("the first run", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
+
+    // Only the test module changes: no function's text does, but every
+    // verdict may now differ, so all 27 are tested again; the new test
+    // catches `is_stable`'s 5.
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let edited = text.replacen(
+        "    #[test]\n    fn counts() {",
+        "    #[test]\n    fn stability() {\n        assert!(v(\"1.0.0\").is_stable());\n        \
+         assert!(!v(\"0.1.0\").is_stable());\n    }\n\n    #[test]\n    fn counts() {",
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&lib, edited).unwrap();
+    server.save(&lib);
+    server.wait_until("the second run", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "27 mutants tested, 6 missed");
+    assert_eq!(server.diagnostics[&key].len(), 6);
+    server.stop();
+}

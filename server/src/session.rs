@@ -38,7 +38,8 @@ pub struct Session {
     function_texts: HashMap<(String, String), String>,
     /// Verdicts by what they depend on, kept across sessions.
     cache: Cache,
-    /// Fingerprints of each package's test code, until the next test run.
+    /// Fingerprints of each package's test code, until the disk is read
+    /// again (`mutants_of`, `test`).
     test_fingerprints: HashMap<String, String>,
 }
 
@@ -115,6 +116,9 @@ impl Session {
     /// target compiles (a test file, a script). A new file is looked for
     /// once more in the module tree.
     pub fn mutants_of(&mut self, relative: &str) -> Result<Vec<Arc<Mutant>>> {
+        // The disk is looked at again: test-code fingerprints taken before
+        // may be stale (a saved file can hold tests too).
+        self.test_fingerprints.clear();
         if !self.owners.contains_key(relative) {
             self.map_files()?;
         }
@@ -180,9 +184,8 @@ impl Session {
         };
         // A failed baseline is retried on every call: the user may have
         // fixed the tests since.
-        let untested: HashSet<String> = mutants
-            .iter()
-            .map(|m| m.source_file.package.clone())
+        let untested: HashSet<String> = packages
+            .into_iter()
             .filter(|p| !self.baseline_passed.contains(p))
             .collect();
         if !untested.is_empty() {
@@ -292,7 +295,6 @@ impl Session {
     /// The known missed and timed-out mutants of the workspace as it is now
     /// (from this or an earlier session), without testing anything.
     pub fn restore(&mut self) -> Vec<(Arc<Mutant>, Verdict)> {
-        self.test_fingerprints.clear();
         let mut found = Vec::new();
         for file in self.cache.files_with_findings() {
             let Ok(mutants) = self.mutants_of(&file) else {
