@@ -21,7 +21,7 @@ use super::to_proto::{self, Finding};
 use super::Shared;
 use crate::lab::{Cancel, Event};
 use crate::mutate::Mutant;
-use crate::outcome::{ScenarioOutcome, Verdict};
+use crate::outcome::{Scenario, ScenarioOutcome, Verdict};
 use crate::position::SourceIndex;
 use crate::session::{Session, TestRun};
 
@@ -337,10 +337,12 @@ impl Worker {
             let Event::MutantFinished(outcome) = event else {
                 return;
             };
-            let mutant = outcome.scenario.mutant();
-            let uri = mutant.and_then(|m| uris.get(&m.source_file.path));
-            if let (Some(uri), Some(mutant), Some(verdict)) = (uri, mutant, outcome.verdict()) {
-                self.record(uri, mutant, verdict, cancel);
+            if let (Scenario::Mutant { mutant, .. }, Some(verdict)) =
+                (&outcome.scenario, outcome.verdict())
+            {
+                if let Some(uri) = uris.get(&mutant.source_file.path) {
+                    self.record(uri, mutant, verdict, cancel);
+                }
             }
             done += 1;
             self.progress(
@@ -412,7 +414,7 @@ impl Worker {
 
     /// Adds a missed or timed-out mutant to its document's findings and
     /// republishes the document's diagnostics, unless the job went stale.
-    fn record(&self, uri: &Uri, mutant: &Mutant, verdict: Verdict, cancel: &Cancel) {
+    fn record(&self, uri: &Uri, mutant: &Arc<Mutant>, verdict: Verdict, cancel: &Cancel) {
         let key = uri.to_string();
         if !matches!(verdict, Verdict::Missed | Verdict::Timeout) || cancel.is_cancelled() {
             return;
@@ -421,7 +423,7 @@ impl Worker {
             let mut shared = self.shared.lock().unwrap();
             let findings = shared.findings.entry(key).or_default();
             findings.push(Finding {
-                mutant: Arc::new(mutant.clone()),
+                mutant: mutant.clone(),
                 verdict,
             });
             diagnostics_of(findings)
