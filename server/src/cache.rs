@@ -104,7 +104,8 @@ impl Cache {
         files
     }
 
-    /// Writes the results (aside, then renamed into place).
+    /// Writes the results (aside, then renamed into place, so a reader
+    /// never sees half a file).
     pub fn save(&self) -> Result<()> {
         let mut results: Vec<Entry> = self
             .entries
@@ -135,12 +136,8 @@ impl Cache {
         };
         let dir = self.path.parent().expect("results live in a directory");
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let temporary = self.path.with_extension("json.tmp");
         let text = serde_json::to_string_pretty(&file).expect("results serialize");
-        std::fs::write(&temporary, text)
-            .with_context(|| format!("cannot write {}", temporary.display()))?;
-        std::fs::rename(&temporary, &self.path)
-            .with_context(|| format!("cannot write {}", self.path.display()))
+        crate::output::write_atomically(&self.path, &text)
     }
 }
 

@@ -158,7 +158,7 @@ fn timestamp(time: SystemTime) -> String {
 }
 
 /// Readers never see a half-written file: write aside, then rename.
-fn write_atomically(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
     let temporary = path.with_extension("json.tmp");
     std::fs::write(&temporary, text)
         .with_context(|| format!("cannot write {}", temporary.display()))?;
