@@ -398,6 +398,64 @@ fn missed_mutants_become_warnings_with_hover_code_lens_and_diff() {
 }
 
 #[test]
+fn mutants_request_gives_both_texts_and_status_notifications_follow_the_run() {
+    let (Example { _dir, lib, key, .. }, mut server) = tested_example();
+    let statuses: Vec<Value> = server
+        .notifications
+        .iter()
+        .filter(|m| m["method"] == "mutiny/status")
+        .map(|m| m["params"].clone())
+        .collect();
+    assert_eq!(
+        statuses.first(),
+        Some(&json!({"state": "running", "done": 0, "total": 27, "title": "src/lib.rs"}))
+    );
+    assert_eq!(
+        statuses.last(),
+        Some(&json!({"state": "idle", "done": 27, "total": 27, "title": "src/lib.rs"}))
+    );
+    let done: Vec<u64> = statuses
+        .iter()
+        .map(|s| s["done"].as_u64().unwrap())
+        .collect();
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+    assert_eq!(statuses.len(), 29, "begin, one per mutant, end");
+
+    // `&&` in `compatible`, and a name that is not a finding.
+    let name = EXAMPLE_MISSED[8];
+    let answer = server.request(
+        "mutiny/mutants",
+        json!({"names": ["src/lib.rs:1:1: not a mutant", name]}),
+    );
+    let found = answer["result"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{answer}");
+    let mutant = &found[0];
+    let original = std::fs::read_to_string(&lib).unwrap();
+    assert_eq!(mutant["name"], name);
+    assert_eq!(mutant["uri"], key.as_str());
+    assert_eq!(mutant["verdict"], "missed");
+    assert_eq!(
+        mutant["range"],
+        json!({"start": {"line": 57, "character": 27}, "end": {"line": 57, "character": 29}})
+    );
+    assert_eq!(mutant["original"], original.as_str());
+    let mutated = mutant["mutated"].as_str().unwrap();
+    assert_eq!(
+        mutated,
+        original.replacen(
+            "version.major == 0 &&",
+            "version.major == 0 || /* ~ changed by mutiny ~ */",
+            1
+        )
+    );
+    assert!(mutant["diff"]
+        .as_str()
+        .unwrap()
+        .starts_with("--- src/lib.rs\n+++ replace && with ||"));
+    server.stop();
+}
+
+#[test]
 fn failing_baseline_is_shown_as_an_error_on_the_failing_test_until_it_passes() {
     let (_dir, _root, lib, mut server) = saved("failing_baseline");
     server.wait_until("an error message", |s| {

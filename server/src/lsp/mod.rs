@@ -3,6 +3,7 @@
 //! diagnostics, hovers and code lenses. All LSP types stay in this module
 //! (the interface to `tower-lsp-server`).
 
+mod ext;
 mod input;
 mod settings;
 mod to_proto;
@@ -56,6 +57,7 @@ pub fn serve_stdio() -> Result<()> {
         let (service, socket) = LspService::build(move |client| Backend::new(client, for_service))
             .custom_method(input::MALFORMED_METHOD, Backend::malformed)
             .custom_method("window/workDoneProgress/cancel", Backend::progress_cancel)
+            .custom_method(ext::MUTANTS_METHOD, Backend::mutants)
             .finish();
         Server::new(
             input::checked(tokio::io::stdin()),
@@ -196,6 +198,29 @@ impl Backend {
         if let Some(cancel) = self.shared.lock().unwrap().progress.get(&token) {
             cancel.cancel();
         }
+    }
+
+    /// `mutiny/mutants`: the named mutants among the findings, with the
+    /// original and mutated texts of their files.
+    async fn mutants(
+        &self,
+        params: ext::MutantsParams,
+    ) -> jsonrpc::Result<Vec<ext::MutantDetails>> {
+        let shared = self.shared.lock().unwrap();
+        let mut found = Vec::new();
+        for (uri, findings) in &shared.findings {
+            let Ok(uri) = uri.parse::<Uri>() else {
+                continue;
+            };
+            for finding in findings {
+                if params.names.contains(&finding.mutant.name) {
+                    found.push(ext::MutantDetails::new(uri.clone(), finding));
+                }
+            }
+        }
+        // In the order asked for.
+        found.sort_by_key(|m| params.names.iter().position(|n| *n == m.name));
+        Ok(found)
     }
 
     /// The diffs of the named mutants, concatenated; also written to

@@ -16,6 +16,7 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::Client;
 
+use super::ext::{self, State, StatusParams};
 use super::settings::{Scope, Settings};
 use super::to_proto::{self, Finding};
 use super::Shared;
@@ -49,6 +50,8 @@ pub enum Message {
         token: String,
         step: WorkDoneProgress,
     },
+    /// `mutiny/status`, for status bars.
+    Status(ext::StatusParams),
 }
 
 /// Sends messages to the client in the order the worker produced them.
@@ -79,6 +82,7 @@ pub async fn publish(client: Client, mut receiver: UnboundedReceiver<Message>) {
                     .send_notification::<Progress>(ProgressParams { token, value })
                     .await;
             }
+            Message::Status(params) => client.send_notification::<ext::Status>(params).await,
         }
     }
 }
@@ -332,6 +336,7 @@ impl Worker {
                 percentage: Some(0),
             }),
         );
+        self.status(State::Running, 0, total, &what);
         let mut done = 0;
         let mut on_event = |event: &Event| {
             let Event::MutantFinished(outcome) = event else {
@@ -353,6 +358,7 @@ impl Worker {
                     percentage: Some((done * 100 / total) as u32),
                 }),
             );
+            self.status(State::Running, done, total, &what);
         };
         // A job cancelled before it started still ends its progress, so
         // the client sees every job it was told about end.
@@ -382,6 +388,8 @@ impl Worker {
             }
         };
         self.shared.lock().unwrap().progress.remove(&token);
+        // Before the progress end, so a client that waits for the end has it.
+        self.status(State::Idle, done, total, &what);
         self.progress(
             &token,
             WorkDoneProgress::End(WorkDoneProgressEnd {
@@ -405,6 +413,16 @@ impl Worker {
             uri: uri.clone(),
             diagnostics,
         });
+    }
+
+    fn status(&self, state: State, done: usize, total: usize, title: &str) {
+        let title = title.to_owned();
+        let _ = self.messages.send(Message::Status(StatusParams {
+            state,
+            done,
+            total,
+            title,
+        }));
     }
 
     fn progress(&self, token: &str, step: WorkDoneProgress) {

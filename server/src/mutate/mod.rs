@@ -108,7 +108,6 @@ impl Mutant {
         format!("{} {MUTATION_MARKER}", self.replacement)
     }
 
-    /// The whole file with this mutant applied.
     /// The text of the function the mutant is in (its attributes and doc
     /// comments included) and the byte offset where it starts.
     pub fn function_text(&self) -> Option<(usize, &str)> {
@@ -120,6 +119,7 @@ impl Mutant {
         Some((start, code.get(start..end)?))
     }
 
+    /// The whole file with this mutant applied.
     pub fn mutated_code(&self) -> String {
         let code = &self.source_file.code;
         [

@@ -1,0 +1,75 @@
+//! mutiny's own LSP methods, beyond the protocol, for editor extensions
+//! that want more than diagnostics: the texts of a mutant (for a real
+//! diff editor) and the state of the job in flight (for a status bar).
+
+use serde::{Deserialize, Serialize};
+use tower_lsp_server::ls_types::notification::Notification;
+use tower_lsp_server::ls_types::{Range, Uri};
+
+use super::to_proto::{self, Finding};
+use crate::outcome::Verdict;
+use crate::position::SourceIndex;
+
+/// Request `mutiny/mutants`: the named mutants among the current findings.
+pub const MUTANTS_METHOD: &str = "mutiny/mutants";
+
+#[derive(Debug, Deserialize)]
+pub struct MutantsParams {
+    pub names: Vec<String>,
+}
+
+/// One mutant as `mutiny/mutants` returns it.
+#[derive(Debug, Serialize)]
+pub struct MutantDetails {
+    pub name: String,
+    pub uri: Uri,
+    pub range: Range,
+    pub verdict: Verdict,
+    pub diff: String,
+    /// The whole file as the mutant was generated from it.
+    pub original: String,
+    /// The whole file with the mutant applied.
+    pub mutated: String,
+}
+
+impl MutantDetails {
+    pub fn new(uri: Uri, finding: &Finding) -> MutantDetails {
+        let mutant = &finding.mutant;
+        let original = mutant.source_file.code.to_string();
+        let index = SourceIndex::new(&original);
+        MutantDetails {
+            name: mutant.name.clone(),
+            uri,
+            range: to_proto::range(&index, finding.byte_range()),
+            verdict: finding.verdict,
+            diff: mutant.diff(),
+            mutated: mutant.mutated_code(),
+            original,
+        }
+    }
+}
+
+/// Notification `mutiny/status`, server → client: a job started, a mutant
+/// finished, or the job ended.
+pub enum Status {}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatusParams {
+    pub state: State,
+    pub done: usize,
+    pub total: usize,
+    /// What the job tests: a file's path, or `3 files`.
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    Running,
+    Idle,
+}
+
+impl Notification for Status {
+    type Params = StatusParams;
+    const METHOD: &'static str = "mutiny/status";
+}
