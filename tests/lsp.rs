@@ -456,6 +456,58 @@ fn mutants_request_gives_both_texts_and_status_notifications_follow_the_run() {
 }
 
 #[test]
+fn an_edited_mutants_toml_applies_without_a_restart_and_a_broken_one_is_shown() {
+    let (
+        Example {
+            _dir,
+            root,
+            lib,
+            key,
+        },
+        mut server,
+    ) = tested_example();
+    assert_eq!(server.diagnostics[&key].len(), 11);
+    std::fs::create_dir_all(root.join(".cargo")).unwrap();
+    let config = root.join(".cargo/mutants.toml");
+    // `compatible` has 5 mutants, 3 of them missed.
+    std::fs::write(&config, "exclude_re = [\"in compatible$\"]\n").unwrap();
+    server.save(&lib);
+    server.wait_until("the run with the new config", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "22 mutants tested, 8 missed");
+    let messages: Vec<String> = server.diagnostics[&key]
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(messages.len(), 8);
+    assert!(
+        messages.iter().all(|m| !m.contains("compatible")),
+        "{messages:?}"
+    );
+    assert!(server.logged(".cargo/mutants.toml changed"));
+
+    std::fs::write(
+        &config,
+        "exclude_re = [\"in compatible$\"]\nno_such_key = 1\n",
+    )
+    .unwrap();
+    server.save(&lib);
+    server.wait_until("the run with the broken config", |s| s.ends().len() == 3);
+    let shown = server.shown_messages();
+    let error = shown
+        .iter()
+        .find(|m| m["type"] == 1)
+        .unwrap_or_else(|| panic!("no error message: {shown:?}"));
+    let text = error["message"].as_str().unwrap();
+    assert!(
+        text.contains("mutants.toml") && text.contains("no_such_key"),
+        "{text}"
+    );
+    assert!(text.contains("the previous options stay"), "{text}");
+    assert_eq!(server.ends()[2], "22 mutants tested, 8 missed");
+    server.stop();
+}
+
+#[test]
 fn failing_baseline_is_shown_as_an_error_on_the_failing_test_until_it_passes() {
     let (_dir, _root, lib, mut server) = saved("failing_baseline");
     server.wait_until("an error message", |s| {

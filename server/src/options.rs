@@ -1,10 +1,17 @@
-//! Options that choose mutants, merged from the command line and
-//! `.cargo/mutants.toml` the way cargo-mutants merges them: lists are joined.
+//! Options that choose mutants and say how to test them, merged from the
+//! command line (or the editor's settings) and `.cargo/mutants.toml` the
+//! way cargo-mutants merges them: lists are joined, a value given on the
+//! command line wins over the file's.
+
+use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 
 use crate::config::Config;
 use crate::filter::{FilterPatterns, MutantFilter};
+use crate::lab::cargo::{CargoOptions, TestScope, TestTool};
+use crate::lab::{self, BaselineMode, LabOptions, Timeouts};
 use crate::mutate::{self, GenerateOptions};
 
 /// What the command line says about which mutants to generate.
@@ -106,4 +113,80 @@ mod tests {
         let err = Options::new(&SelectionArgs::default(), &config).unwrap_err();
         assert!(err.to_string().contains("error_values"), "{err}");
     }
+}
+
+/// What the command line or the editor's settings say about how to test
+/// mutants; `.cargo/mutants.toml` fills in what they leave open.
+#[derive(Debug, Clone, Default)]
+pub struct LabArgs {
+    pub jobs: Option<usize>,
+    /// Seconds, like the other durations here.
+    pub timeout: Option<f64>,
+    pub timeout_multiplier: Option<f64>,
+    pub minimum_test_timeout: Option<f64>,
+    pub build_timeout: Option<f64>,
+    pub baseline: BaselineMode,
+    pub test_tool: Option<String>,
+    pub test_workspace: bool,
+    pub test_package: Vec<String>,
+    pub cargo_args: Vec<String>,
+    pub cargo_test_args: Vec<String>,
+    pub features: Vec<String>,
+    pub all_features: bool,
+    pub no_default_features: bool,
+    pub profile: Option<String>,
+    pub cap_lints: bool,
+}
+
+/// The lab's options from `args` and the config file (`log_dir` is left
+/// empty for the caller).
+pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
+    let secs = |s: f64| -> Result<Duration> {
+        Duration::try_from_secs_f64(s).map_err(|_| anyhow!("{s} is not a duration in seconds"))
+    };
+    let test_tool: TestTool = match args.test_tool.as_ref().or(config.test_tool.as_ref()) {
+        Some(name) => name.parse().map_err(anyhow::Error::msg)?,
+        None => TestTool::Cargo,
+    };
+    let test_scope = if args.test_workspace || config.test_workspace == Some(true) {
+        TestScope::Workspace
+    } else if !args.test_package.is_empty() {
+        TestScope::Packages(args.test_package.clone())
+    } else if !config.test_package.is_empty() {
+        TestScope::Packages(config.test_package.clone())
+    } else {
+        TestScope::Mutated
+    };
+    let join = |a: &[String], b: &[String]| a.iter().chain(b).cloned().collect::<Vec<_>>();
+    let mut timeouts = Timeouts {
+        multiplier: args.timeout_multiplier.or(config.timeout_multiplier),
+        ..Timeouts::default()
+    };
+    if let Some(t) = args.timeout {
+        timeouts.test = Some(secs(t)?);
+    }
+    if let Some(t) = args.minimum_test_timeout.or(config.minimum_test_timeout) {
+        timeouts.minimum = secs(t)?;
+    }
+    if let Some(t) = args.build_timeout {
+        timeouts.build = Some(secs(t)?);
+    }
+    Ok(LabOptions {
+        jobs: args.jobs.unwrap_or_else(lab::default_jobs).max(1),
+        cargo: CargoOptions {
+            test_tool,
+            additional_cargo_args: join(&args.cargo_args, &config.additional_cargo_args),
+            additional_test_args: join(&args.cargo_test_args, &config.additional_cargo_test_args),
+            features: join(&args.features, &config.features),
+            all_features: args.all_features || config.all_features == Some(true),
+            no_default_features: args.no_default_features
+                || config.no_default_features == Some(true),
+            profile: args.profile.clone().or_else(|| config.profile.clone()),
+            cap_lints: args.cap_lints || config.cap_lints,
+        },
+        test_scope,
+        timeouts,
+        baseline: args.baseline,
+        log_dir: PathBuf::new(),
+    })
 }

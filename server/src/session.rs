@@ -27,6 +27,8 @@ struct FileOwner {
 
 pub struct Session {
     workspace: Workspace,
+    /// `.cargo/mutants.toml` as last read, and the options made from it.
+    config: Config,
     options: Options,
     lab_options: LabOptions,
     owners: HashMap<String, FileOwner>,
@@ -63,6 +65,7 @@ impl Session {
         let options = Options::new(&SelectionArgs::default(), &config)?;
         let mut session = Session {
             workspace,
+            config,
             options,
             lab_options,
             owners: HashMap::new(),
@@ -78,6 +81,25 @@ impl Session {
 
     pub fn root(&self) -> &Path {
         &self.workspace.root
+    }
+
+    /// `.cargo/mutants.toml` as last read.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Reads `.cargo/mutants.toml` again; true when it changed, in which
+    /// case the mutant options follow it at once (the caller decides about
+    /// the lab's). An invalid file is an error and the old options stay.
+    pub fn reload_config(&mut self) -> Result<bool> {
+        let config = Config::read_workspace(&self.workspace.root)?;
+        if config == self.config {
+            return Ok(false);
+        }
+        self.options = Options::new(&SelectionArgs::default(), &config)?;
+        self.config = config;
+        self.map_files()?;
+        Ok(true)
     }
 
     /// Walks every package's module tree to learn which package owns which
@@ -221,7 +243,11 @@ impl Session {
 
     /// New options for the lab (jobs, timeouts, test tool…): the warm trees
     /// and the baseline are dropped and redone on the next test.
+    /// The same options again change nothing.
     pub fn set_lab_options(&mut self, lab_options: LabOptions) {
+        if lab_options == self.lab_options {
+            return;
+        }
         self.lab = None;
         self.baseline_passed.clear();
         self.lab_options = lab_options;

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -13,9 +12,9 @@ use mutiny::config::Config;
 use mutiny::console::Console;
 use mutiny::exit_code;
 use mutiny::in_diff::ChangedLines;
-use mutiny::lab::cargo::{CargoOptions, TestScope, TestTool};
-use mutiny::lab::{self, BaselineMode, Cancel, Event, Lab, LabOptions, Timeouts};
+use mutiny::lab::{BaselineMode, Cancel, Event, Lab, LabOptions};
 use mutiny::mutate::Mutant;
+use mutiny::options::{self, LabArgs};
 use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
 use mutiny::shard::{Shard, Sharding};
@@ -211,60 +210,30 @@ fn narrow(mut mutants: Vec<Mutant>, args: &RunArgs, config: &Config) -> Result<V
 /// The lab's options from the flags and the config; `log_dir` is left empty
 /// for the caller to fill.
 fn lab_options(args: &RunArgs, config: &Config) -> Result<LabOptions> {
-    let secs = |s: f64| -> Result<Duration> {
-        Duration::try_from_secs_f64(s)
-            .map_err(|_| anyhow::anyhow!("{s} is not a duration in seconds"))
-    };
-    let test_tool: TestTool = match args.test_tool.as_ref().or(config.test_tool.as_ref()) {
-        Some(name) => name.parse().map_err(anyhow::Error::msg)?,
-        None => TestTool::Cargo,
-    };
-    let test_scope = if args.test_workspace || config.test_workspace == Some(true) {
-        TestScope::Workspace
-    } else if !args.test_package.is_empty() {
-        TestScope::Packages(args.test_package.clone())
-    } else if !config.test_package.is_empty() {
-        TestScope::Packages(config.test_package.clone())
-    } else {
-        TestScope::Mutated
-    };
     let baseline = match args.baseline.as_str() {
         "run" => BaselineMode::Run,
         "skip" => BaselineMode::Skip,
         other => bail!("--baseline takes run or skip, not {other:?}"),
     };
-    let join = |a: &[String], b: &[String]| a.iter().chain(b).cloned().collect::<Vec<_>>();
-    let mut timeouts = Timeouts {
-        multiplier: args.timeout_multiplier.or(config.timeout_multiplier),
-        ..Timeouts::default()
-    };
-    if let Some(t) = args.timeout {
-        timeouts.test = Some(secs(t)?);
-    }
-    if let Some(t) = args.minimum_test_timeout.or(config.minimum_test_timeout) {
-        timeouts.minimum = secs(t)?;
-    }
-    if let Some(t) = args.build_timeout {
-        timeouts.build = Some(secs(t)?);
-    }
-    Ok(LabOptions {
-        jobs: args.jobs.unwrap_or_else(lab::default_jobs).max(1),
-        cargo: CargoOptions {
-            test_tool,
-            additional_cargo_args: join(&args.cargo_args, &config.additional_cargo_args),
-            additional_test_args: join(&args.cargo_test_args, &config.additional_cargo_test_args),
-            features: join(&args.features, &config.features),
-            all_features: args.all_features || config.all_features == Some(true),
-            no_default_features: args.no_default_features
-                || config.no_default_features == Some(true),
-            profile: args.profile.clone().or_else(|| config.profile.clone()),
-            cap_lints: args.cap_lints || config.cap_lints,
-        },
-        test_scope,
-        timeouts,
+    let lab_args = LabArgs {
+        jobs: args.jobs,
+        timeout: args.timeout,
+        timeout_multiplier: args.timeout_multiplier,
+        minimum_test_timeout: args.minimum_test_timeout,
+        build_timeout: args.build_timeout,
         baseline,
-        log_dir: PathBuf::new(),
-    })
+        test_tool: args.test_tool.clone(),
+        test_workspace: args.test_workspace,
+        test_package: args.test_package.clone(),
+        cargo_args: args.cargo_args.clone(),
+        cargo_test_args: args.cargo_test_args.clone(),
+        features: args.features.clone(),
+        all_features: args.all_features,
+        no_default_features: args.no_default_features,
+        profile: args.profile.clone(),
+        cap_lints: args.cap_lints,
+    };
+    options::lab_options(&lab_args, config)
 }
 
 /// Says which baseline command failed, with the tail of its log.

@@ -46,7 +46,7 @@ pub enum PackageArgs {
 }
 
 /// Options that shape every cargo command.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CargoOptions {
     pub test_tool: TestTool,
     /// Added to every cargo command (`--release`, `--locked`, …).

@@ -67,7 +67,7 @@ pub enum BaselineMode {
     Skip,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LabOptions {
     /// Parallel jobs, each with its own scratch tree.
     pub jobs: usize,

@@ -4,8 +4,12 @@
 
 use serde::Deserialize;
 
-use crate::lab::cargo::{CargoOptions, TestTool};
-use crate::lab::{self, BaselineMode, LabOptions, Timeouts};
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::lab::cargo::TestTool;
+use crate::lab::LabOptions;
+use crate::options::{self, LabArgs};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -18,8 +22,8 @@ pub struct Settings {
     pub jobs: Option<usize>,
     /// Test timeout as a multiple of the baseline test time (default 5).
     pub timeout_multiplier: Option<f64>,
-    /// `cargo` or `nextest`.
-    pub test_tool: String,
+    /// `cargo` or `nextest`; unset: `.cargo/mutants.toml`'s, else cargo.
+    pub test_tool: Option<String>,
     /// Added to every cargo command.
     pub additional_cargo_args: Vec<String>,
     /// `file`: every mutant of the saved file, changed functions first;
@@ -41,7 +45,7 @@ impl Default for Settings {
             on_open: false,
             jobs: None,
             timeout_multiplier: None,
-            test_tool: "cargo".to_owned(),
+            test_tool: None,
             additional_cargo_args: Vec::new(),
             scope: Scope::File,
         }
@@ -57,30 +61,27 @@ impl Settings {
         let value = value.get("mutiny").unwrap_or(value);
         let settings: Settings = serde_json::from_value(value.clone())
             .map_err(|err| format!("bad mutiny settings: {err}"))?;
-        settings
-            .test_tool
-            .parse::<TestTool>()
-            .map_err(|err| format!("bad mutiny settings: testTool: {err}"))?;
+        if let Some(tool) = &settings.test_tool {
+            tool.parse::<TestTool>()
+                .map_err(|err| format!("bad mutiny settings: testTool: {err}"))?;
+        }
         Ok(settings)
     }
 
-    /// The lab options these settings ask for (logs go to `log_dir`).
-    pub fn lab_options(&self, log_dir: std::path::PathBuf) -> LabOptions {
-        LabOptions {
-            jobs: self.jobs.unwrap_or_else(lab::default_jobs).max(1),
-            cargo: CargoOptions {
-                test_tool: self.test_tool.parse().unwrap_or_default(),
-                additional_cargo_args: self.additional_cargo_args.clone(),
-                ..CargoOptions::default()
-            },
-            test_scope: Default::default(),
-            timeouts: Timeouts {
-                multiplier: self.timeout_multiplier,
-                ..Timeouts::default()
-            },
-            baseline: BaselineMode::Run,
+    /// The lab options these settings ask for, `.cargo/mutants.toml`
+    /// filling in what they leave open (logs go to `log_dir`).
+    pub fn lab_options(&self, log_dir: PathBuf, config: &Config) -> anyhow::Result<LabOptions> {
+        let args = LabArgs {
+            jobs: self.jobs,
+            timeout_multiplier: self.timeout_multiplier,
+            test_tool: self.test_tool.clone(),
+            cargo_args: self.additional_cargo_args.clone(),
+            ..LabArgs::default()
+        };
+        Ok(LabOptions {
             log_dir,
-        }
+            ..options::lab_options(&args, config)?
+        })
     }
 }
 
@@ -101,10 +102,39 @@ mod tests {
         let nested = json!({"mutiny": {"scope": "changedFunctions", "testTool": "nextest"}});
         let nested = Settings::from_json(Some(&nested)).unwrap();
         assert_eq!(nested.scope, Scope::ChangedFunctions);
+        let config = Config::default();
+        let options = nested.lab_options("/tmp".into(), &config).unwrap();
+        assert_eq!(options.cargo.test_tool, TestTool::Nextest);
+    }
+
+    #[test]
+    fn the_config_file_fills_in_what_settings_leave_open() {
+        let config = Config::parse(
+            "test_tool = \"nextest\"\nadditional_cargo_args = [\"--locked\"]\n\
+             timeout_multiplier = 2.0\nfeatures = [\"x\"]\ntest_workspace = true\n",
+        )
+        .unwrap();
+        let options = Settings::default()
+            .lab_options("/tmp".into(), &config)
+            .unwrap();
+        assert_eq!(options.cargo.test_tool, TestTool::Nextest);
+        assert_eq!(options.cargo.additional_cargo_args, ["--locked"]);
+        assert_eq!(options.cargo.features, ["x"]);
+        assert_eq!(options.timeouts.multiplier, Some(2.0));
+        assert_eq!(options.test_scope, crate::lab::cargo::TestScope::Workspace);
+        let settings = Settings::from_json(Some(&json!({
+            "testTool": "cargo",
+            "additionalCargoArgs": ["--offline"],
+            "timeoutMultiplier": 3.0,
+        })))
+        .unwrap();
+        let options = settings.lab_options("/tmp".into(), &config).unwrap();
+        assert_eq!(options.cargo.test_tool, TestTool::Cargo);
         assert_eq!(
-            nested.lab_options("/tmp".into()).cargo.test_tool,
-            TestTool::Nextest
+            options.cargo.additional_cargo_args,
+            ["--offline", "--locked"]
         );
+        assert_eq!(options.timeouts.multiplier, Some(3.0));
     }
 
     #[test]

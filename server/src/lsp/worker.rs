@@ -20,6 +20,7 @@ use super::ext::{self, State, StatusParams};
 use super::settings::{Scope, Settings};
 use super::to_proto::{self, Finding};
 use super::Shared;
+use crate::config::{Config, CONFIG_PATH};
 use crate::lab::{Cancel, Event};
 use crate::mutate::Mutant;
 use crate::outcome::{Scenario, ScenarioOutcome, Verdict};
@@ -129,8 +130,11 @@ pub fn run(
     settings: Settings,
 ) {
     let log_dir = std::env::temp_dir().join(format!("mutiny-lsp-logs-{}", std::process::id()));
-    let lab_options = settings.lab_options(log_dir.clone());
-    let mut session = match Session::open(&root, lab_options) {
+    // The config file's share of the lab options is known once the
+    // session has read it; until then, the settings' own.
+    let lab_options = settings.lab_options(log_dir.clone(), &Config::default());
+    let opened = lab_options.and_then(|options| Session::open(&root, options));
+    let mut session = match opened {
         Ok(session) => session,
         Err(err) => {
             let text = format!(
@@ -144,20 +148,25 @@ pub fn run(
         }
     };
     shared.lock().unwrap().manifests = session.manifest_paths();
-    let _ = messages.send(Message::Log(
-        MessageType::INFO,
-        format!("mutiny: testing workspace {}", session.root().display()),
-    ));
     let mut worker = Worker {
         messages,
         shared,
         baseline_reported: false,
         jobs_started: 0,
         baseline_uris: Vec::new(),
-        scope: settings.scope,
+        settings,
+        config_error: None,
     };
+    worker.configure(&mut session);
+    worker.log(
+        MessageType::INFO,
+        format!("mutiny: testing workspace {}", session.root().display()),
+    );
     worker.restore(&mut session);
     for job in jobs {
+        if !matches!(job, Job::Configure(_)) {
+            worker.follow_config(&mut session);
+        }
         match job {
             Job::TestFiles { paths, cancel } => {
                 let files: Vec<String> = paths
@@ -176,7 +185,7 @@ pub fn run(
                     worker.test_files(&mut session, files, Some(&names), Scope::File, &cancel);
                     continue;
                 }
-                let scope = worker.scope;
+                let scope = worker.settings.scope;
                 worker.test_files(&mut session, files, None, scope, &cancel);
             }
             Job::TestWorkspace { cancel } => {
@@ -188,8 +197,8 @@ pub fn run(
                 worker.test_files(&mut session, files, Some(&names), Scope::File, &cancel);
             }
             Job::Configure(settings) => {
-                session.set_lab_options(settings.lab_options(session.log_dir()));
-                worker.scope = settings.scope;
+                worker.settings = *settings;
+                worker.configure(&mut session);
             }
         }
     }
@@ -206,10 +215,88 @@ struct Worker {
     jobs_started: u64,
     /// Documents holding a failing-baseline diagnostic.
     baseline_uris: Vec<Uri>,
-    scope: Scope,
+    settings: Settings,
+    /// The last invalid `.cargo/mutants.toml` message shown, not repeated.
+    config_error: Option<String>,
 }
 
 impl Worker {
+    /// Lab options from the settings and the config file.
+    fn configure(&mut self, session: &mut Session) {
+        match self
+            .settings
+            .lab_options(session.log_dir(), session.config())
+        {
+            Ok(options) => session.set_lab_options(options),
+            Err(err) => self.show_once(format!("mutiny: bad settings: {err:#}")),
+        }
+    }
+
+    /// Picks up an edited `.cargo/mutants.toml`: new filters and skip rules
+    /// apply to the next mutants generated, findings they now exclude go,
+    /// and the lab follows its test options.
+    fn follow_config(&mut self, session: &mut Session) {
+        match session.reload_config() {
+            Ok(false) => {}
+            Ok(true) => {
+                self.config_error = None;
+                self.log(
+                    MessageType::INFO,
+                    format!("mutiny: {CONFIG_PATH} changed; its options apply from now on"),
+                );
+                self.configure(session);
+                self.drop_excluded(session);
+            }
+            Err(err) => self.show_once(format!("mutiny: {err:#}; the previous options stay")),
+        }
+    }
+
+    /// Removes findings whose mutants the current options no longer make.
+    fn drop_excluded(&self, session: &mut Session) {
+        let files: Vec<(String, String)> = {
+            let shared = self.shared.lock().unwrap();
+            shared
+                .findings
+                .iter()
+                .filter_map(|(uri, findings)| {
+                    let path = findings.first()?.mutant.source_file.path.clone();
+                    Some((uri.clone(), path))
+                })
+                .collect()
+        };
+        for (key, path) in files {
+            let names: Vec<String> = match session.mutants_of(&path) {
+                Ok(mutants) => mutants.iter().map(|m| m.name.clone()).collect(),
+                Err(_) => continue,
+            };
+            let diagnostics = {
+                let mut shared = self.shared.lock().unwrap();
+                let Some(findings) = shared.findings.get_mut(&key) else {
+                    continue;
+                };
+                let before = findings.len();
+                findings.retain(|f| names.contains(&f.mutant.name));
+                if findings.len() == before {
+                    continue;
+                }
+                diagnostics_of(findings)
+            };
+            if let Ok(uri) = key.parse::<Uri>() {
+                let _ = self.messages.send(Message::Publish { uri, diagnostics });
+            }
+        }
+    }
+
+    fn show_once(&mut self, text: String) {
+        if self.config_error.as_ref() != Some(&text) {
+            self.log(MessageType::ERROR, text.clone());
+            let _ = self
+                .messages
+                .send(Message::Show(MessageType::ERROR, text.clone()));
+            self.config_error = Some(text);
+        }
+    }
+
     /// Shows what an earlier session found and is still valid (same
     /// function text, same test code), without testing.
     fn restore(&self, session: &mut Session) {
