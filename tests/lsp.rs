@@ -508,6 +508,47 @@ fn an_edited_mutants_toml_applies_without_a_restart_and_a_broken_one_is_shown() 
 }
 
 #[test]
+fn after_a_save_that_moves_code_known_findings_show_at_once_at_their_new_lines() {
+    let (Example { _dir, lib, key, .. }, mut server) = tested_example();
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("// a new first line\n{text}")).unwrap();
+    server.save(&lib);
+    // Before the second run's first result, the findings are back, one
+    // line lower.
+    server.wait_until("the second run's start", |s| {
+        s.progress
+            .iter()
+            .filter(|p| p["value"]["kind"] == "begin")
+            .count()
+            == 2
+    });
+    let early = server.diagnostics[&key].clone();
+    assert_eq!(early.len(), 11, "{early:?}");
+    let and = early
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .contains("replace && with ||")
+        })
+        .unwrap();
+    assert_eq!(and["range"]["start"], json!({"line": 58, "character": 27}));
+    server.wait_until("the second run", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "27 mutants tested, 11 missed");
+    let after = &server.diagnostics[&key];
+    assert_eq!(after.len(), 11, "each finding once: {after:?}");
+    let mut lines: Vec<u64> = after
+        .iter()
+        .map(|d| d["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    lines.sort();
+    lines.dedup();
+    assert_eq!(lines, [30, 51, 58]);
+    server.stop();
+}
+
+#[test]
 fn failing_baseline_is_shown_as_an_error_on_the_failing_test_until_it_passes() {
     let (_dir, _root, lib, mut server) = saved("failing_baseline");
     server.wait_until("an error message", |s| {

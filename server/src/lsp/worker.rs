@@ -378,6 +378,13 @@ impl Worker {
                     .filter(|m| names.contains(&m.name))
                     .collect(),
                 (None, Scope::File) => {
+                    // Verdicts still valid show at once, at the mutants'
+                    // places in the new text, while they are tested again.
+                    for mutant in &found {
+                        if let Some(verdict) = session.known_verdict(mutant) {
+                            carried.push((mutant.clone(), verdict));
+                        }
+                    }
                     let (changed, unchanged) = session.split_changed(found);
                     changed.into_iter().chain(unchanged).collect()
                 }
@@ -517,20 +524,29 @@ impl Worker {
         let _ = self.messages.send(Message::Progress { token, step });
     }
 
-    /// Adds a missed or timed-out mutant to its document's findings and
-    /// republishes the document's diagnostics, unless the job went stale.
+    /// Puts a mutant's verdict into its document's findings (a missed or
+    /// timed-out mutant replaces its earlier finding, a caught one removes
+    /// it) and republishes the document's diagnostics, unless the job went
+    /// stale.
     fn record(&self, uri: &Uri, mutant: &Arc<Mutant>, verdict: Verdict, cancel: &Cancel) {
-        let key = uri.to_string();
-        if !matches!(verdict, Verdict::Missed | Verdict::Timeout) || cancel.is_cancelled() {
+        if cancel.is_cancelled() {
             return;
         }
+        let finding = matches!(verdict, Verdict::Missed | Verdict::Timeout);
         let diagnostics = {
             let mut shared = self.shared.lock().unwrap();
-            let findings = shared.findings.entry(key).or_default();
-            findings.push(Finding {
-                mutant: mutant.clone(),
-                verdict,
-            });
+            let findings = shared.findings.entry(uri.to_string()).or_default();
+            let before = findings.len();
+            findings.retain(|f| f.mutant.name != mutant.name);
+            if !finding && findings.len() == before {
+                return;
+            }
+            if finding {
+                findings.push(Finding {
+                    mutant: mutant.clone(),
+                    verdict,
+                });
+            }
             diagnostics_of(findings)
         };
         let _ = self.messages.send(Message::Publish {
