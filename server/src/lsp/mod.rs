@@ -389,7 +389,8 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        match Settings::from_json(Some(&params.settings)) {
+        let current = self.settings.lock().unwrap().clone();
+        match current.updated(Some(&params.settings)) {
             Ok(settings) => {
                 *self.settings.lock().unwrap() = settings.clone();
                 self.send_job(Job::Configure(Box::new(settings)));

@@ -1,8 +1,10 @@
 //! Settings from `initializationOptions` and `workspace/didChangeConfiguration`,
 //! either flat or under a `mutiny` key. Unknown keys are ignored, so
-//! editors can send their whole configuration.
+//! editors can send their whole configuration; keys a message leaves out
+//! keep their values (some clients send `{}` right after `initialized`), and
+//! `null` restores a key's default.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use std::path::PathBuf;
 
@@ -11,7 +13,7 @@ use crate::lab::cargo::TestTool;
 use crate::lab::LabOptions;
 use crate::options::{self, LabArgs};
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
     /// Test a file's mutants when it is saved.
@@ -31,7 +33,7 @@ pub struct Settings {
     pub scope: Scope,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Scope {
     File,
@@ -53,19 +55,41 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Reads settings from a client's JSON (`null` gives the defaults).
-    pub fn from_json(value: Option<&serde_json::Value>) -> Result<Settings, String> {
-        let Some(value) = value.filter(|v| !v.is_null()) else {
-            return Ok(Settings::default());
+    /// These settings with the keys a client's JSON gives replaced (`null`
+    /// or a payload without settings changes nothing).
+    pub fn updated(&self, value: Option<&serde_json::Value>) -> Result<Settings, String> {
+        let Some(serde_json::Value::Object(given)) = value.map(|v| v.get("mutiny").unwrap_or(v))
+        else {
+            return Ok(self.clone());
         };
-        let value = value.get("mutiny").unwrap_or(value);
-        let settings: Settings = serde_json::from_value(value.clone())
+        let as_json = |s: &Settings| match serde_json::to_value(s) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => unreachable!("settings serialize to an object"),
+        };
+        let mut merged = as_json(self);
+        let defaults = as_json(&Settings::default());
+        for (key, value) in given {
+            if !defaults.contains_key(key) {
+                continue;
+            }
+            let value = match value {
+                serde_json::Value::Null => defaults[key].clone(),
+                other => other.clone(),
+            };
+            merged.insert(key.clone(), value);
+        }
+        let settings: Settings = serde_json::from_value(serde_json::Value::Object(merged))
             .map_err(|err| format!("bad mutiny settings: {err}"))?;
         if let Some(tool) = &settings.test_tool {
             tool.parse::<TestTool>()
                 .map_err(|err| format!("bad mutiny settings: testTool: {err}"))?;
         }
         Ok(settings)
+    }
+
+    /// Settings from a client's JSON alone, the rest at their defaults.
+    pub fn from_json(value: Option<&serde_json::Value>) -> Result<Settings, String> {
+        Settings::default().updated(value)
     }
 
     /// The lab options these settings ask for, `.cargo/mutants.toml`
@@ -135,6 +159,21 @@ mod tests {
             ["--offline", "--locked"]
         );
         assert_eq!(options.timeouts.multiplier, Some(3.0));
+    }
+
+    #[test]
+    fn an_update_keeps_the_keys_it_leaves_out_and_null_restores_a_default() {
+        let first = Settings::from_json(Some(&json!({"onSave": false, "jobs": 3}))).unwrap();
+        assert_eq!(first.updated(Some(&json!({}))).unwrap(), first);
+        assert_eq!(first.updated(Some(&json!(null))).unwrap(), first);
+        let later = first
+            .updated(Some(
+                &json!({"mutiny": {"scope": "changedFunctions", "jobs": null}}),
+            ))
+            .unwrap();
+        assert!(!later.on_save);
+        assert_eq!(later.jobs, None);
+        assert_eq!(later.scope, Scope::ChangedFunctions);
     }
 
     #[test]
