@@ -10,14 +10,18 @@ given file (default src/lib.rs) and time the save until the run's
 `$/progress` end, while sending `textDocument/hover` and
 `textDocument/codeLens` requests every 20 ms and recording each answer's
 latency. Prints the figures and the latency percentiles; a second save of the
-same file (warm scratch trees, no baseline) is timed too.
+same file (warm scratch trees, no baseline) is timed too. Last, on a third
+fresh copy, `cargo mutants --file REL` with the same number of jobs — what a
+user without mutiny would run after that save — is timed, and the ratio of
+its time to each save's is printed with both tools' missed counts.
 
 Usage:
     bench/lsp_latency.py [--mutiny PATH] [--file REL] [--jobs N] CRATE_DIR...
 
     --mutiny PATH  mutiny binary (default: target/release/mutiny, else PATH)
     --file REL     the file to save (default src/lib.rs)
-    --jobs N       the server's `jobs` setting (default: its own default)
+    --jobs N       jobs for both tools (default: half the CPUs, mutiny's default)
+    --no-cargo-mutants  skip the cargo-mutants comparison
 
 Example:
     bench/lsp_latency.py tests/fixtures/example
@@ -190,6 +194,19 @@ def measure_save(client, uri, text, ends_before):
     return ended - saved, last_diagnostic, latencies, summary
 
 
+def cargo_mutants(crate, scratch, args, jobs):
+    """Times `cargo mutants --file REL -j N` on a fresh copy; returns the
+    seconds and its missed count."""
+    copy = copy_crate(crate, scratch, "cargo-mutants")
+    argv = ["cargo", "mutants", "--file", args.file, "-j", str(jobs), "--no-shuffle"]
+    seconds, code = timed(argv, copy)
+    outcomes = copy / "mutants.out" / "outcomes.json"
+    missed = None
+    if outcomes.exists():
+        missed = json.loads(outcomes.read_text()).get("missed")
+    return seconds, code, missed
+
+
 def bench(crate, args, mutiny):
     name = Path(crate).name
     with tempfile.TemporaryDirectory(prefix=f"lsp-bench-{name}-") as scratch:
@@ -202,7 +219,8 @@ def bench(crate, args, mutiny):
         env = dict(os.environ)
         env["TMPDIR"] = scratch
         client = Client([mutiny, "lsp"], env)
-        options = {"mutiny": {"jobs": args.jobs}} if args.jobs else None
+        jobs = args.jobs or max(1, (os.cpu_count() or 2) // 2)
+        options = {"mutiny": {"jobs": jobs}}
         client.request(
             "initialize",
             {
@@ -216,8 +234,10 @@ def bench(crate, args, mutiny):
         path = served / args.file
         uri = path.as_uri()
         text = path.read_text()
+        saves = []
         for label, ends_before in (("first save (cold)", 0), ("second save (warm)", 1)):
             total, last, latencies, summary = measure_save(client, uri, text, ends_before)
+            saves.append((label, total, summary))
             print(
                 f"{name}: {label}: save to end {total:.1f}s, to last diagnostic {last:.1f}s "
                 f"({summary}); ratio to warm cargo test {total / warm:.1f}x"
@@ -232,6 +252,18 @@ def bench(crate, args, mutiny):
         client.request("shutdown", None)
         client.notify("exit", None)
         client.process.wait(30)
+        if args.no_cargo_mutants:
+            return
+        seconds, code, missed = cargo_mutants(crate, scratch, args, jobs)
+        print(
+            f"{name}: cargo mutants --file {args.file} -j {jobs}: {seconds:.1f}s, "
+            f"{missed} missed (exit {code})"
+        )
+        for label, total, summary in saves:
+            print(
+                f"{name}: {label}: cargo-mutants / mutiny = {seconds / total:.2f}x "
+                f"(mutiny: {summary})"
+            )
 
 
 def main():
@@ -240,6 +272,7 @@ def main():
     parser.add_argument("--mutiny")
     parser.add_argument("--file", default="src/lib.rs")
     parser.add_argument("--jobs", type=int)
+    parser.add_argument("--no-cargo-mutants", action="store_true")
     args = parser.parse_args()
     mutiny = find_mutiny(args.mutiny)
     for crate in args.crates:
