@@ -1,0 +1,20 @@
+--- The :Mutiny* user commands.
+
+local M = {}
+
+function M.create()
+  local function mutiny()
+    return require("mutiny")
+  end
+  local commands = {
+    MutinyTestFile = { function() mutiny().test_file(0) end, "mutiny: test the current file's mutants now" },
+    MutinyTestWorkspace = { function() mutiny().test_workspace() end, "mutiny: test every source file's mutants" },
+    MutinyCancel = { function() mutiny().cancel() end, "mutiny: stop every queued and running test" },
+    MutinyDiff = { function() mutiny().diff_at_cursor() end, "mutiny: show the diffs of the missed mutants on the cursor line" },
+  }
+  for name, command in pairs(commands) do
+    vim.api.nvim_create_user_command(name, command[1], { nargs = 0, desc = command[2] })
+  end
+end
+
+return M

