@@ -188,5 +188,6 @@ pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
         timeouts,
         baseline: args.baseline,
         log_dir: PathBuf::new(),
+        niceness: 0,
     })
 }

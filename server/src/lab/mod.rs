@@ -77,6 +77,10 @@ pub struct LabOptions {
     pub baseline: BaselineMode,
     /// Where each scenario's log goes (`baseline.log`, one per mutant).
     pub log_dir: PathBuf,
+    /// How far below mutiny's own priority cargo and the tests run (`nice`):
+    /// the language server keeps its answers and the editor quick while
+    /// both cores build.
+    pub niceness: i32,
 }
 
 /// What the lab reports as it goes.
@@ -369,7 +373,9 @@ fn run_scenario(
     ] {
         let argv = cargo::argv(phase, packages, &options.cargo);
         let start = Instant::now();
-        let process_status = match process::run(&argv, &env, root, &mut log, timeout, cancel)? {
+        let niceness = options.niceness;
+        let ended = process::run(&argv, &env, root, &mut log, timeout, niceness, cancel)?;
+        let process_status = match ended {
             Ended::Status(status) => status,
             Ended::Cancelled => return Ok(None),
         };

@@ -22,13 +22,15 @@ pub enum Ended {
 }
 
 /// Runs `argv` in `cwd` with `env` added, appending the command line and its
-/// output to `log`. No process of its group survives the return.
+/// output to `log`, `niceness` steps below mutiny's scheduling priority. No
+/// process of its group survives the return.
 pub fn run(
     argv: &[String],
     env: &[(String, String)],
     cwd: &Path,
     log: &mut File,
     timeout: Option<Duration>,
+    niceness: i32,
     cancel: &Cancel,
 ) -> Result<Ended> {
     writeln!(log, "\n*** {}", argv.join(" "))?;
@@ -40,7 +42,7 @@ pub fn run(
         .stdin(Stdio::null())
         .stdout(log.try_clone()?)
         .stderr(log.try_clone()?);
-    isolate(&mut command);
+    isolate(&mut command, niceness);
     let start = Instant::now();
     let mut child = command
         .spawn()
@@ -158,16 +160,21 @@ fn supervised(argv: &[String]) -> Command {
     command
 }
 
-/// Puts the command in a new process group, and on Linux asks the kernel to
-/// signal it when the thread that started it (and so mutiny) dies.
+/// Puts the command in a new process group at a lower priority, and on
+/// Linux asks the kernel to signal it when the thread that started it (and
+/// so mutiny) dies.
 #[cfg(unix)]
-fn isolate(command: &mut Command) {
+fn isolate(command: &mut Command, niceness: i32) {
     use std::os::unix::process::CommandExt;
     command.process_group(0);
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl is async-signal-safe and touches only this process.
+    // SAFETY: nice and prctl are plain system calls that touch only this
+    // (forked) process; a failed nice leaves the priority as it was.
     unsafe {
-        command.pre_exec(|| {
+        command.pre_exec(move || {
+            if niceness > 0 {
+                libc::nice(niceness);
+            }
+            #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
             Ok(())
         });
@@ -223,6 +230,7 @@ mod tests {
             dir.path(),
             &mut log,
             timeout,
+            0,
             &Cancel::default(),
         )
         .unwrap();
@@ -281,8 +289,35 @@ mod tests {
         });
         let argv = ["sleep".to_owned(), "30".to_owned()];
         let start = Instant::now();
-        let ended = run(&argv, &[], dir.path(), &mut log, None, &cancel).unwrap();
+        let ended = run(&argv, &[], dir.path(), &mut log, None, 0, &cancel).unwrap();
         assert_eq!(ended, Ended::Cancelled);
         assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn commands_run_the_given_steps_below_mutinys_priority() {
+        let dir = tempfile::tempdir().unwrap();
+        let log_path = dir.path().join("x.log");
+        let mut log = File::create(&log_path).unwrap();
+        let own = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        // `nice` without arguments prints the niceness it runs at.
+        let argv = ["nice".to_owned()];
+        let ended = run(
+            &argv,
+            &[],
+            dir.path(),
+            &mut log,
+            None,
+            7,
+            &Cancel::default(),
+        )
+        .unwrap();
+        assert_eq!(ended, Ended::Status(ProcessStatus::Success));
+        let text = std::fs::read_to_string(&log_path).unwrap();
+        let printed: i32 = text
+            .lines()
+            .find_map(|l| l.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no niceness in {text:?}"));
+        assert_eq!(printed, (own + 7).min(19));
     }
 }

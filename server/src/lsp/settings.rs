@@ -13,6 +13,10 @@ use crate::lab::cargo::TestTool;
 use crate::lab::LabOptions;
 use crate::options::{self, LabArgs};
 
+/// Builds and tests for the editor run at `nice 10`, so that the server and
+/// the editor stay responsive while every core compiles mutants.
+const BUILD_NICENESS: i32 = 10;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
@@ -104,6 +108,7 @@ impl Settings {
         };
         Ok(LabOptions {
             log_dir,
+            niceness: BUILD_NICENESS,
             ..options::lab_options(&args, config)?
         })
     }
@@ -146,6 +151,7 @@ mod tests {
         assert_eq!(options.cargo.features, ["x"]);
         assert_eq!(options.timeouts.multiplier, Some(2.0));
         assert_eq!(options.test_scope, crate::lab::cargo::TestScope::Workspace);
+        assert_eq!(options.niceness, 10, "the editor's builds run niced");
         let settings = Settings::from_json(Some(&json!({
             "testTool": "cargo",
             "additionalCargoArgs": ["--offline"],
