@@ -35,8 +35,9 @@ H.wait("the quick fix to edit the buffer", 30, function()
 end)
 H.log("offered: " .. vim.inspect(offered))
 H.check(
-  vim.tbl_contains(offered, "Re-test this mutant") and vim.tbl_contains(offered, "Show mutant diff"),
-  "Re-test this mutant and Show mutant diff are offered beside it",
+  vim.tbl_contains(offered, "Re-test this mutant: replace Version::is_stable -> bool with true")
+    and vim.tbl_contains(offered, "Show mutant diff: replace Version::is_stable -> bool with true"),
+  "Re-test this mutant and Show mutant diff are offered beside it, named",
   vim.inspect(offered)
 )
 

@@ -185,19 +185,20 @@ pub fn skip_action(
     }
 }
 
-/// `Re-test this mutant`, as a command the client runs.
+/// `Re-test this mutant: replace && with || in f`, as a command the client
+/// runs (named, since a line can hold several mutants).
 pub fn retest_command(finding: &Finding) -> Command {
     Command {
-        title: "Re-test this mutant".to_owned(),
+        title: format!("Re-test this mutant: {}", finding.mutant.description),
         command: RETEST_COMMAND.to_owned(),
         arguments: Some(vec![serde_json::Value::String(finding.mutant.name.clone())]),
     }
 }
 
-/// `Show mutant diff`, as a command the client runs.
+/// `Show mutant diff: replace && with || in f`, as a command the client runs.
 pub fn show_diff_command(finding: &Finding) -> Command {
     Command {
-        title: "Show mutant diff".to_owned(),
+        title: format!("Show mutant diff: {}", finding.mutant.description),
         command: SHOW_DIFF_COMMAND.to_owned(),
         arguments: Some(vec![serde_json::Value::String(finding.mutant.name.clone())]),
     }
