@@ -74,15 +74,7 @@ local compatible = found[3]
 vim.api.nvim_win_set_cursor(0, { compatible.range.start.line + 1, 0 })
 local windows = #vim.api.nvim_tabpage_list_wins(0)
 vim.lsp.codelens.run()
-local diff_buf
-H.wait("a diff buffer after vim.lsp.codelens.run()", 30, function()
-  local current = vim.api.nvim_get_current_buf()
-  if current ~= bufnr and vim.bo[current].filetype == "diff" then
-    diff_buf = current
-    return true
-  end
-  return false
-end)
+local diff_buf = H.wait_diff_buffer(bufnr, "a diff buffer after vim.lsp.codelens.run()")
 local text = H.text(diff_buf)
 H.log("diff:\n" .. text)
 H.check(#vim.api.nvim_tabpage_list_wins(0) == windows + 1, "it opens in a split")

@@ -262,4 +262,19 @@ function H.line_of(bufnr, needle)
   H.fail("no line contains " .. needle)
 end
 
+-- Waits until a buffer other than `bufnr` with filetype=diff is current,
+-- and returns it.
+function H.wait_diff_buffer(bufnr, what, seconds)
+  local found
+  H.wait(what, seconds or 30, function()
+    local current = vim.api.nvim_get_current_buf()
+    if current ~= bufnr and vim.bo[current].filetype == "diff" then
+      found = current
+      return true
+    end
+    return false
+  end)
+  return found
+end
+
 return H

@@ -30,15 +30,7 @@ H.check(vim.api.nvim_get_current_win() == window and #vim.api.nvim_tabpage_list_
 local line = H.line_of(bufnr, "version.major == 0 && version.minor == required.minor")
 vim.api.nvim_win_set_cursor(0, { line, 0 })
 vim.cmd("MutinyDiff")
-local diff_buf
-H.wait("the diff buffer", 30, function()
-  local current = vim.api.nvim_get_current_buf()
-  if current ~= bufnr and vim.bo[current].filetype == "diff" then
-    diff_buf = current
-    return true
-  end
-  return false
-end)
+local diff_buf = H.wait_diff_buffer(bufnr, "the diff buffer")
 local text = H.text(diff_buf)
 H.log("diff:\n" .. text)
 H.check(vim.bo[diff_buf].filetype == "diff", "the diff opens in a buffer with filetype=diff")
