@@ -502,7 +502,7 @@ fn an_edited_mutants_toml_applies_without_a_restart_and_a_broken_one_is_shown() 
         text.contains("mutants.toml") && text.contains("no_such_key"),
         "{text}"
     );
-    assert!(text.contains("the previous options stay"), "{text}");
+    assert!(text.contains("keeps its previous options"), "{text}");
     assert_eq!(server.ends()[2], "22 mutants tested, 8 missed");
     server.stop();
 }
@@ -545,6 +545,38 @@ fn after_a_save_that_moves_code_known_findings_show_at_once_at_their_new_lines()
     lines.sort();
     lines.dedup();
     assert_eq!(lines, [30, 51, 58]);
+    server.stop();
+}
+
+#[test]
+fn a_server_started_with_a_broken_mutants_toml_says_so_and_tests_with_the_defaults() {
+    let (_dir, root) = copy_of("example");
+    std::fs::create_dir_all(root.join(".cargo")).unwrap();
+    std::fs::write(root.join(".cargo/mutants.toml"), "exclude_re = [\"(\"]\n").unwrap();
+    let lib = root.join("src/lib.rs");
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.wait_until("the error message", |s| {
+        s.shown_messages().iter().any(|m| m["type"] == 1)
+    });
+    let shown = server.shown_messages();
+    let text = shown[0]["message"].as_str().unwrap().to_owned();
+    assert!(
+        text.contains("exclude_re") || text.contains("regex"),
+        "{text}"
+    );
+    server.save(&lib);
+    server.wait_until("the file's run", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
+    // Fixed: the next save follows the file.
+    std::fs::write(
+        root.join(".cargo/mutants.toml"),
+        "exclude_re = [\"in compatible$\"]\n",
+    )
+    .unwrap();
+    server.save(&lib);
+    server.wait_until("the run with the fixed file", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "22 mutants tested, 8 missed");
     server.stop();
 }
 

@@ -61,8 +61,18 @@ impl Session {
     pub fn open(dir: &Path, lab_options: LabOptions) -> Result<Session> {
         let workspace = Workspace::open(dir)?;
         let workspace_root = workspace.root.clone();
-        let config = Config::read_workspace(&workspace.root)?;
-        let options = Options::new(&SelectionArgs::default(), &config)?;
+        // An invalid config file does not keep the session from opening:
+        // it starts from the defaults, and `reload_config` reports the
+        // error (and picks the file up once it is fixed).
+        let config = Config::read_workspace(&workspace.root).unwrap_or_default();
+        let (config, options) = match Options::new(&SelectionArgs::default(), &config) {
+            Ok(options) => (config, options),
+            Err(_) => {
+                let defaults = Config::default();
+                let options = Options::new(&SelectionArgs::default(), &defaults)?;
+                (defaults, options)
+            }
+        };
         let mut session = Session {
             workspace,
             config,

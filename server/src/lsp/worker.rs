@@ -158,6 +158,9 @@ pub fn run(
         config_error: None,
     };
     worker.configure(&mut session);
+    // Says at once if the config file is invalid (the session opened with
+    // the defaults).
+    worker.follow_config(&mut session);
     worker.log(
         MessageType::INFO,
         format!("mutiny: testing workspace {}", session.root().display()),
@@ -199,6 +202,9 @@ pub fn run(
             Job::Configure(settings) => {
                 worker.settings = *settings;
                 worker.configure(&mut session);
+                // Says at once if the config file is invalid (the session opened with
+                // the defaults).
+                worker.follow_config(&mut session);
             }
         }
     }
@@ -247,7 +253,10 @@ impl Worker {
                 self.configure(session);
                 self.drop_excluded(session);
             }
-            Err(err) => self.show_once(format!("mutiny: {err:#}; the previous options stay")),
+            Err(err) => self.show_once(format!(
+                "mutiny: {err:#}; until it is fixed mutiny keeps its previous options \
+                 (the defaults at start)"
+            )),
         }
     }
 
