@@ -202,9 +202,6 @@ pub fn run(
             Job::Configure(settings) => {
                 worker.settings = *settings;
                 worker.configure(&mut session);
-                // Says at once if the config file is invalid (the session opened with
-                // the defaults).
-                worker.follow_config(&mut session);
             }
         }
     }
