@@ -89,6 +89,23 @@ struct Shared {
     progress: HashMap<String, Cancel>,
 }
 
+impl Shared {
+    /// The findings with these names and their documents' URIs, in the
+    /// order of `names`; copies (of `Arc`s), so that the caller's work on
+    /// them happens outside the lock.
+    fn named(&self, names: &[String]) -> Vec<(String, Finding)> {
+        let mut found: Vec<(String, Finding)> = self
+            .findings
+            .iter()
+            .flat_map(|(uri, findings)| findings.iter().map(move |f| (uri, f)))
+            .filter(|(_, f)| names.contains(&f.mutant.name))
+            .map(|(uri, f)| (uri.clone(), f.clone()))
+            .collect();
+        found.sort_by_key(|(_, f)| names.iter().position(|n| *n == f.mutant.name));
+        found
+    }
+}
+
 /// The worker thread and its queue, shared with `serve_stdio` so that the
 /// worker is stopped (and its scratch trees deleted) also when the client
 /// goes away without `shutdown`.
@@ -206,48 +223,28 @@ impl Backend {
         &self,
         params: ext::MutantsParams,
     ) -> jsonrpc::Result<Vec<ext::MutantDetails>> {
-        let shared = self.shared.lock().unwrap();
-        let mut found = Vec::new();
-        for (uri, findings) in &shared.findings {
-            let Ok(uri) = uri.parse::<Uri>() else {
-                continue;
-            };
-            for finding in findings {
-                if params.names.contains(&finding.mutant.name) {
-                    found.push(ext::MutantDetails::new(uri.clone(), finding));
-                }
-            }
-        }
-        // In the order asked for.
-        found.sort_by_key(|m| params.names.iter().position(|n| *n == m.name));
-        Ok(found)
+        let named = self.shared.lock().unwrap().named(&params.names);
+        Ok(named
+            .into_iter()
+            .filter_map(|(uri, finding)| {
+                let uri = uri.parse::<Uri>().ok()?;
+                Some(ext::MutantDetails::new(uri, &finding))
+            })
+            .collect())
     }
 
     /// The diffs of the named mutants, concatenated; also written to
     /// `target/mutiny/diff/<name>.diff`, which the client is asked to open
     /// (clients that render the returned diff themselves may ignore it).
     async fn show_diffs(&self, names: &[String]) -> String {
-        let found: Vec<(String, String, PathBuf)> = {
-            let shared = self.shared.lock().unwrap();
-            let manifests = &shared.manifests;
-            shared
-                .findings
-                .values()
-                .flatten()
-                .filter(|f| names.contains(&f.mutant.name))
-                .map(|f| {
-                    let package_dir = manifests
-                        .get(&f.mutant.source_file.package)
-                        .and_then(|m| m.parent())
-                        .map(PathBuf::from)
-                        .unwrap_or_default();
-                    (f.mutant.name.clone(), f.mutant.diff(), package_dir)
-                })
-                .collect()
-        };
+        let named = self.shared.lock().unwrap().named(names);
+        let found: Vec<(String, String)> = named
+            .into_iter()
+            .map(|(_, f)| (f.mutant.name.clone(), f.mutant.diff()))
+            .collect();
         let root = self.root.lock().unwrap().clone();
         let mut all = String::new();
-        for (index, (name, diff, _)) in found.iter().enumerate() {
+        for (index, (name, diff)) in found.iter().enumerate() {
             all.push_str(diff);
             if index > 0 {
                 continue;
