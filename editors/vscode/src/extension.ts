@@ -16,7 +16,7 @@ import {
 } from 'vscode-languageclient/node';
 
 import { findBinary, processEnv } from './binary';
-import { MUTANT_SCHEME, MutantRef, diffTitle, mutantCommandTitle, mutantUri, parseMutantUri, splitName } from './mutantUri';
+import { MUTANT_SCHEME, MutantRef, diffTitle, mutantUri, parseMutantUri, splitName } from './mutantUri';
 import { RESTART_KEYS, serverSettings } from './settings';
 import { StatusParams, countMissed, statusView } from './status';
 
@@ -26,7 +26,6 @@ const SERVER = {
     testWorkspace: 'mutiny.testWorkspace',
     cancel: 'mutiny.cancel',
     showMutantDiff: 'mutiny.showMutantDiff',
-    retestMutant: 'mutiny.retestMutant',
 };
 
 /**
@@ -124,17 +123,6 @@ class Mutiny implements vscode.TextDocumentContentProvider {
             initializationOptions: serverSettings(vscode.workspace.getConfiguration('mutiny')),
             outputChannel: this.output,
             middleware: {
-                // Several mutants on one line: tell their commands apart.
-                provideCodeActions: async (document, range, context, token, next) => {
-                    const actions = await next(document, range, context, token);
-                    for (const action of actions ?? []) {
-                        const command = action instanceof vscode.CodeAction ? action.command : action;
-                        if (command && (command.command === SERVER.showMutantDiff || command.command === SERVER.retestMutant)) {
-                            command.title = mutantCommandTitle(command.title, command.arguments);
-                        }
-                    }
-                    return actions;
-                },
                 // The server's own `mutiny.showMutantDiff` returns a unified
                 // diff as text; in VS Code the code lens and the code action
                 // open a real diff editor instead.

@@ -66,16 +66,3 @@ export function diffTitle(name: string): string {
     const short = location.split('/').pop()?.replace(/:\d+$/, '') ?? '';
     return short ? `${short}: ${what} (original ↔ mutated)` : `${what} (original ↔ mutated)`;
 }
-
-/**
- * The title of a per-mutant command in the code action menu. The server
- * titles them `Re-test this mutant` and `Show mutant diff`; with several
- * mutants on one line the menu would list the same titles again and again,
- * so the mutant's change is added: `Show mutant diff: replace > with < in matches`.
- */
-export function mutantCommandTitle(title: string, args: unknown[] | undefined): string {
-    if (args?.length !== 1 || typeof args[0] !== 'string' || title.includes(': ')) {
-        return title;
-    }
-    return `${title}: ${splitName(args[0]).what}`;
-}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { MUTANT_SCHEME, diffTitle, mutantCommandTitle, mutantUri, parseMutantUri, splitName } from '../mutantUri';
+import { MUTANT_SCHEME, diffTitle, mutantUri, parseMutantUri, splitName } from '../mutantUri';
 
 test('a mutant URI reads back as the same mutant and side', () => {
     const names = [
@@ -47,17 +47,4 @@ test('the diff title names the file, line and change', () => {
         'lib.rs:58: replace && with || in compatible (original ↔ mutated)',
     );
     assert.equal(diffTitle('odd name'), 'odd name (original ↔ mutated)');
-});
-
-test('per-mutant code action titles name the mutant, so several on one line can be told apart', () => {
-    assert.equal(
-        mutantCommandTitle('Show mutant diff', ['src/lib.rs:51:32: replace > with < in matches']),
-        'Show mutant diff: replace > with < in matches',
-    );
-    assert.equal(
-        mutantCommandTitle('Re-test this mutant', ['src/lib.rs:30:9: replace Version::is_stable -> bool with true']),
-        'Re-test this mutant: replace Version::is_stable -> bool with true',
-    );
-    assert.equal(mutantCommandTitle('Show mutant diff', ['a', 'b']), 'Show mutant diff', 'several mutants: as is');
-    assert.equal(mutantCommandTitle('Show mutant diff', undefined), 'Show mutant diff');
 });
