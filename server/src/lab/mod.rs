@@ -115,7 +115,9 @@ pub struct Lab {
     package_specs: HashMap<String, String>,
     /// Job 0's tree is the baseline tree; the others are copies of it.
     trees: Vec<ScratchTree>,
-    test_timeout: Option<Duration>,
+    /// Each package's test timeout, from the baseline that tested it: a
+    /// fast package's baseline must not shorten a slow one's timeout.
+    test_timeouts: HashMap<String, Duration>,
 }
 
 impl Lab {
@@ -134,7 +136,7 @@ impl Lab {
             source_root: workspace.root.clone(),
             package_specs,
             trees: vec![tree],
-            test_timeout: None,
+            test_timeouts: HashMap::new(),
         })
     }
 
@@ -148,9 +150,12 @@ impl Lab {
         Ok(changed)
     }
 
-    /// The test timeout: explicit, or derived from the baseline once it ran.
-    pub fn test_timeout(&self) -> Duration {
-        self.test_timeout
+    /// The test timeout of a mutant of `package`: explicit, or derived from
+    /// the time of the baseline that tested the package.
+    pub fn test_timeout(&self, package: &str) -> Duration {
+        self.test_timeouts
+            .get(package)
+            .copied()
             .unwrap_or_else(|| self.options.timeouts.test_timeout(None))
     }
 
@@ -182,7 +187,10 @@ impl Lab {
         if outcome.success() {
             let test_duration = outcome.duration(Phase::Test);
             let timeout = self.options.timeouts.test_timeout(test_duration);
-            self.test_timeout = Some(timeout);
+            for mutant in mutants {
+                let package = &mutant.source_file.package;
+                self.test_timeouts.insert(package.clone(), timeout);
+            }
             on_event(&Event::TestTimeout(timeout));
         }
         Ok(Some(outcome))
@@ -202,9 +210,13 @@ impl Lab {
             let copy = self.trees[0].duplicate()?;
             self.trees.push(copy);
         }
-        let test_timeout = self.test_timeout();
-        if self.test_timeout.is_none() {
-            on_event(&Event::TestTimeout(test_timeout));
+        if mutants
+            .iter()
+            .any(|m| !self.test_timeouts.contains_key(&m.source_file.package))
+        {
+            on_event(&Event::TestTimeout(
+                self.options.timeouts.test_timeout(None),
+            ));
         }
         let log_paths: Vec<PathBuf> = log_stems(mutants)
             .into_iter()
@@ -224,7 +236,6 @@ impl Lab {
                     log_paths: &log_paths,
                     next: &next,
                     stop: &stop,
-                    test_timeout,
                 };
                 let sender = sender.clone();
                 scope.spawn(move || {
@@ -299,7 +310,6 @@ struct Worker<'a> {
     log_paths: &'a [PathBuf],
     next: &'a AtomicUsize,
     stop: &'a Cancel,
-    test_timeout: Duration,
 }
 
 impl Worker<'_> {
@@ -328,7 +338,7 @@ impl Worker<'_> {
                 &self.lab.mutant_packages(mutant),
                 &self.log_paths[index],
                 &self.lab.options,
-                Some(self.test_timeout),
+                Some(self.lab.test_timeout(&mutant.source_file.package)),
                 self.stop,
             );
             std::fs::write(&path, mutant.source_file.code.as_bytes())
