@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Context, Result};
 
 use crate::config::Config;
 use crate::filter::{FilterPatterns, MutantFilter};
@@ -138,6 +138,23 @@ pub struct LabArgs {
     pub cap_lints: bool,
 }
 
+/// The largest timeout multiplier accepted: a test timeout is a bound, and
+/// beyond this it is none.
+const MAX_TIMEOUT_MULTIPLIER: f64 = 1000.0;
+
+/// A timeout multiplier must be a positive number of times the baseline
+/// test time, no larger than `MAX_TIMEOUT_MULTIPLIER`.
+pub fn check_timeout_multiplier(multiplier: f64) -> Result<()> {
+    if multiplier.is_finite() && multiplier > 0.0 && multiplier <= MAX_TIMEOUT_MULTIPLIER {
+        Ok(())
+    } else {
+        bail!(
+            "must be a positive number of times the baseline test time, at most \
+             {MAX_TIMEOUT_MULTIPLIER}, not {multiplier}"
+        )
+    }
+}
+
 /// The lab's options from `args` and the config file (`log_dir` is left
 /// empty for the caller).
 pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
@@ -158,6 +175,13 @@ pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
         TestScope::Mutated
     };
     let join = |a: &[String], b: &[String]| a.iter().chain(b).cloned().collect::<Vec<_>>();
+    if let Some(multiplier) = args.timeout_multiplier {
+        check_timeout_multiplier(multiplier).context("--timeout-multiplier")?;
+    }
+    if let Some(multiplier) = config.timeout_multiplier {
+        check_timeout_multiplier(multiplier)
+            .context("timeout_multiplier in .cargo/mutants.toml")?;
+    }
     let mut timeouts = Timeouts {
         multiplier: args.timeout_multiplier.or(config.timeout_multiplier),
         ..Timeouts::default()

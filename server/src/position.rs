@@ -47,11 +47,13 @@ impl SourceIndex {
             .expect("offset is inside the text")
     }
 
+    /// The byte offset of a position, if it is on one of the text's lines
+    /// (its end included); checked arithmetic, since clients send anything.
     fn offset_of_wide(&self, encoding: WideEncoding, wide: WideLineCol) -> Option<usize> {
         let raw = self.line_index.to_utf8(encoding, wide)?;
-        self.line_index
-            .offset(raw)
-            .map(|size| u32::from(size) as usize)
+        let line = self.line_index.line(raw.line)?;
+        let offset = u32::from(line.start()).checked_add(raw.col)?;
+        (offset <= u32::from(line.end())).then_some(offset as usize)
     }
 
     /// The 1-based line and char column of a byte offset.
@@ -96,6 +98,29 @@ impl SourceIndex {
         };
         self.offset_of_wide(WideEncoding::Utf16, wide)
     }
+
+    /// The byte offset of an LSP position, moved back to the end of its
+    /// line, or of the text, when it lies beyond.
+    pub fn clamped_offset_of_utf16(&self, position: Utf16Position) -> usize {
+        let text_end = u32::from(self.line_index.len()) as usize;
+        let Some(line) = self.line_index.line(position.line) else {
+            return text_end;
+        };
+        // The line's text ends before its newline, if it has one.
+        let mut content_end = u32::from(line.end()) as usize;
+        if content_end > u32::from(line.start()) as usize
+            && self.line_index.line(position.line + 1).is_some()
+        {
+            content_end -= 1;
+        }
+        let line_width = self.wide(WideEncoding::Utf16, content_end).col;
+        let wide = WideLineCol {
+            line: position.line,
+            col: position.character.min(line_width),
+        };
+        self.offset_of_wide(WideEncoding::Utf16, wide)
+            .unwrap_or(content_end)
+    }
 }
 
 #[cfg(test)]
@@ -138,6 +163,32 @@ mod tests {
         );
         assert_eq!(index.line_column(plus), LineColumn { line: 2, column: 5 });
         assert_eq!(index.offset_of_utf16(position), Some(plus));
+    }
+
+    #[test]
+    fn positions_past_a_line_or_the_text_are_clamped_not_a_panic() {
+        let text = "ab\n\"😀\"\nlast";
+        let index = SourceIndex::new(text);
+        let at = |line, character| index.clamped_offset_of_utf16(Utf16Position { line, character });
+        assert_eq!(
+            at(0, u32::MAX),
+            2,
+            "end of the first line, before its newline"
+        );
+        assert_eq!(at(1, 3), text.find("😀").unwrap() + 4);
+        assert_eq!(at(1, 99), text.find("\nlast").unwrap());
+        assert_eq!(at(2, 99), text.len());
+        assert_eq!(at(u32::MAX, u32::MAX), text.len());
+        let huge = Utf16Position {
+            line: 0,
+            character: u32::MAX,
+        };
+        assert_eq!(index.offset_of_utf16(huge), None);
+        let far = LineColumn {
+            line: 1,
+            column: u32::MAX as usize,
+        };
+        assert_eq!(index.offset_of(far), None);
     }
 
     #[test]

@@ -82,11 +82,31 @@ impl Settings {
             };
             merged.insert(key.clone(), value);
         }
-        let settings: Settings = serde_json::from_value(serde_json::Value::Object(merged))
-            .map_err(|err| format!("bad mutiny settings: {err}"))?;
+        let settings: Settings = match serde_json::from_value(serde_json::Value::Object(merged)) {
+            Ok(settings) => settings,
+            Err(err) => {
+                // serde's message does not say which key: find it.
+                let culprit = given.iter().find(|(key, value)| {
+                    let mut alone = defaults.clone();
+                    alone.insert((*key).clone(), (*value).clone());
+                    serde_json::from_value::<Settings>(serde_json::Value::Object(alone)).is_err()
+                });
+                return Err(match culprit {
+                    Some((key, _)) => format!("bad mutiny settings: {key}: {err}"),
+                    None => format!("bad mutiny settings: {err}"),
+                });
+            }
+        };
         if let Some(tool) = &settings.test_tool {
             tool.parse::<TestTool>()
                 .map_err(|err| format!("bad mutiny settings: testTool: {err}"))?;
+        }
+        if let Some(multiplier) = settings.timeout_multiplier {
+            options::check_timeout_multiplier(multiplier)
+                .map_err(|err| format!("bad mutiny settings: timeoutMultiplier: {err}"))?;
+        }
+        if settings.jobs == Some(0) {
+            return Err("bad mutiny settings: jobs: must be at least 1".to_owned());
         }
         Ok(settings)
     }
@@ -188,5 +208,19 @@ mod tests {
         assert!(err.contains("testTool"), "{err}");
         let err = Settings::from_json(Some(&json!({"jobs": "many"}))).unwrap_err();
         assert!(err.contains("bad mutiny settings"), "{err}");
+        for bad in [
+            json!(-1.0),
+            json!(0),
+            json!(1e300),
+            json!("inf"),
+            json!("nan"),
+        ] {
+            let err = Settings::from_json(Some(&json!({"timeoutMultiplier": bad}))).unwrap_err();
+            assert!(err.contains("timeoutMultiplier"), "{bad}: {err}");
+        }
+        let err = Settings::from_json(Some(&json!({"jobs": 0}))).unwrap_err();
+        assert!(err.contains("jobs"), "{err}");
+        let fine = Settings::from_json(Some(&json!({"timeoutMultiplier": 2.5}))).unwrap();
+        assert_eq!(fine.timeout_multiplier, Some(2.5));
     }
 }
