@@ -37,9 +37,15 @@ fn uri(path: &Path) -> String {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with_env(&[])
+    }
+
+    /// A server with these variables added to its environment.
+    fn start_with_env(env: &[(&str, &str)]) -> Server {
         let tmp = tempfile::tempdir().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_mutiny"))
             .arg("lsp")
+            .envs(env.iter().copied())
             .env("TMPDIR", tmp.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -857,20 +863,41 @@ fn commands_settings_and_the_changed_functions_scope() {
     server.wait_until("the changed function's run", |s| s.ends().len() == 2);
     assert_eq!(server.ends()[1], "7 mutants tested, 3 missed");
     assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+    // The other functions' verdicts are shown as earlier results until
+    // they are tested again, in a run of their own after the changed ones.
+    let earlier = |s: &Server| {
+        s.diagnostics[&key]
+            .iter()
+            .filter(|d| {
+                d["message"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("(earlier result, to be tested again)")
+            })
+            .count()
+    };
+    assert_eq!(earlier(&server), 8, "{:?}", server.diagnostics[&key]);
+    server.wait_until("the re-test of earlier results", |s| s.ends().len() == 3);
+    assert_eq!(server.ends()[2], "20 earlier results re-tested, 8 missed");
+    assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+    assert_eq!(earlier(&server), 0, "{:?}", server.diagnostics[&key]);
 
     command(
         &mut server,
         "mutiny.retestMutant",
         json!([EXAMPLE_MISSED[0]]),
     );
-    server.wait_until("the retest", |s| s.ends().len() == 3);
-    assert_eq!(server.ends()[2], "1 mutant tested, 1 missed");
+    server.wait_until("the retest", |s| s.ends().len() == 4);
+    assert_eq!(server.ends()[3], "1 mutant tested, 1 missed");
     assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
 
     command(&mut server, "mutiny.testWorkspace", json!([]));
     command(&mut server, "mutiny.cancel", json!([]));
-    server.wait_until("the cancelled workspace run", |s| s.ends().len() == 4);
-    assert_eq!(server.ends()[3], "cancelled");
+    // Dropped if cancelled before it started, else ended as cancelled.
+    server.wait_until("the cancelled workspace run", |s| {
+        s.logged("job cancelled before it started") || s.ends().len() == 5
+    });
+    assert!(server.ends().len() == 4 || server.ends()[4] == "cancelled");
     server.stop();
 }
 
@@ -1111,5 +1138,248 @@ fn with_the_changed_functions_scope_a_changed_unit_test_invalidates_known_verdic
     server.wait_until("the second run", |s| s.ends().len() == 2);
     assert_eq!(server.ends()[1], "27 mutants tested, 6 missed");
     assert_eq!(server.diagnostics[&key].len(), 6);
+    server.stop();
+}
+
+/// The diagnostics of a document: (severity, message) pairs, sorted.
+fn shown(server: &Server, key: &str) -> Vec<(u64, String)> {
+    let mut shown: Vec<(u64, String)> = server.diagnostics[key]
+        .iter()
+        .map(|d| {
+            let severity = d["severity"].as_u64().unwrap();
+            (severity, d["message"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    shown.sort();
+    shown
+}
+
+#[test]
+fn an_edit_that_breaks_a_test_reruns_the_baseline_and_keeps_the_findings() {
+    let (Example { _dir, lib, key, .. }, mut server) = tested_example();
+    assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
+    let original = std::fs::read_to_string(&lib).unwrap();
+
+    // `displays_dotted` fails once Display writes dashes: no verdict can be
+    // had, so none is given; the findings stay, next to the failing test.
+    let broken = original.replace(r#""{}.{}.{}""#, r#""{}-{}-{}""#);
+    assert_ne!(broken, original);
+    std::fs::write(&lib, &broken).unwrap();
+    server.save(&lib);
+    server.wait_until("the second run's end", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "the unmutated tests fail");
+    let diagnostics = shown(&server, &key);
+    let errors: Vec<&(u64, String)> = diagnostics.iter().filter(|(s, _)| *s == 1).collect();
+    assert_eq!(errors.len(), 1, "{diagnostics:?}");
+    assert!(
+        errors[0].1.contains("fails without any mutation"),
+        "{errors:?}"
+    );
+    let error = server.diagnostics[&key]
+        .iter()
+        .find(|d| d["severity"] == 1)
+        .unwrap();
+    let line = broken
+        .lines()
+        .position(|l| l.contains("fn displays_dotted("))
+        .unwrap();
+    assert_eq!(error["range"]["start"]["line"], line);
+    let warnings: Vec<&(u64, String)> = diagnostics.iter().filter(|(s, _)| *s == 2).collect();
+    assert_eq!(warnings.len(), EXAMPLE_MISSED.len(), "{diagnostics:?}");
+
+    // Mended: the baseline passes again, the error goes, and every mutant
+    // has a fresh verdict.
+    std::fs::write(&lib, &original).unwrap();
+    server.save(&lib);
+    server.wait_until("the third run's end", |s| s.ends().len() == 3);
+    assert_eq!(server.ends()[2], "27 mutants tested, 11 missed");
+    let diagnostics = shown(&server, &key);
+    assert_eq!(diagnostics.len(), EXAMPLE_MISSED.len(), "{diagnostics:?}");
+    assert!(
+        diagnostics
+            .iter()
+            .all(|(severity, message)| *severity == 2 && message.ends_with("tests still pass")),
+        "{diagnostics:?}"
+    );
+    server.stop();
+}
+
+#[test]
+fn a_job_cancelled_before_its_results_keeps_the_documents_findings() {
+    let (Example { _dir, lib, key, .. }, mut server) = tested_example();
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("// a new first line\n{text}")).unwrap();
+    server.save(&lib);
+    let answer = server.request(
+        "workspace/executeCommand",
+        json!({"command": "mutiny.cancel", "arguments": []}),
+    );
+    assert!(answer.get("error").is_none(), "{answer}");
+    // Cancelled before it started (it is dropped) or while it ran.
+    server.wait_until("the cancelled job", |s| {
+        s.logged("job cancelled before it started") || s.ends().len() == 2
+    });
+    assert!(server.ends().len() == 1 || server.ends()[1] == "cancelled");
+    assert_eq!(
+        server.diagnostics[&key].len(),
+        EXAMPLE_MISSED.len(),
+        "{:?}",
+        server.diagnostics[&key]
+    );
+    server.stop();
+}
+
+#[test]
+fn the_progress_cancel_of_a_run_stops_it() {
+    let (_dir, _root, _lib, mut server) = saved("example");
+    server.wait_until("a first mutant's result", |s| {
+        s.progress.iter().any(|p| p["value"]["kind"] == "report")
+    });
+    let token = server.progress[0]["token"].clone();
+    server.notify("window/workDoneProgress/cancel", json!({"token": token}));
+    server.wait_until("the run's end", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["cancelled"]);
+    server.stop();
+}
+
+#[test]
+fn code_actions_find_their_mutant_by_the_diagnostics_data_when_the_client_reshapes_it() {
+    let (Example { _dir, key, .. }, mut server) = tested_example();
+    let mut reshaped = server.diagnostics[&key]
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .contains("replace && with ||")
+        })
+        .unwrap()
+        .clone();
+    // As some clients do: fields dropped, the message rewritten.
+    let object = reshaped.as_object_mut().unwrap();
+    object.remove("severity");
+    object.remove("code");
+    object.insert("message".into(), json!("mutiny: missed mutant"));
+    let range = reshaped["range"].clone();
+    let answer = server.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": key}, "range": range,
+               "context": {"diagnostics": [reshaped]}}),
+    );
+    let titles: Vec<&str> = answer["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles.contains(&"Re-test this mutant: replace && with || in compatible"),
+        "{titles:?}"
+    );
+    assert!(
+        titles.contains(&"Skip mutants in fn compatible (#[mutants::skip])"),
+        "{titles:?}"
+    );
+    server.stop();
+}
+
+#[test]
+fn a_panic_in_a_request_or_a_job_is_reported_and_the_server_keeps_serving() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut server = Server::start_with_env(&[("MUTINY_INJECT_PANIC", "job,hover")]);
+    server.initialize(&root);
+    // The first job panics: the user is told, and the worker starts over.
+    server.save(&lib);
+    server.wait_until("the panic's message", |s| {
+        s.shown_messages()
+            .iter()
+            .any(|m| m["message"].as_str().unwrap().contains("internal error"))
+    });
+    server.save(&lib);
+    server.wait_until("the next run's end", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
+
+    // A request that panics gets an error answer; the next one its answer.
+    let hover = |server: &mut Server| {
+        server.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": key}, "position": {"line": 57, "character": 28}}),
+        )
+    };
+    let failed = hover(&mut server);
+    assert_eq!(failed["error"]["code"], -32603, "{failed}");
+    let answered = hover(&mut server);
+    let text = answered["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        text.contains("replace && with || in compatible"),
+        "{answered}"
+    );
+    // Told once, though two things panicked.
+    let told = server
+        .shown_messages()
+        .iter()
+        .filter(|m| m["message"].as_str().unwrap().contains("internal error"))
+        .count();
+    assert_eq!(told, 1);
+    server.stop();
+}
+
+#[test]
+fn positions_out_of_range_and_bad_settings_get_answers_not_a_crash() {
+    let (Example { _dir, key, .. }, mut server) = tested_example();
+    for position in [
+        json!({"line": 57, "character": 4294967295u64}),
+        json!({"line": 4294967295u64, "character": 4294967295u64}),
+    ] {
+        let answer = server.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": key}, "position": position}),
+        );
+        assert!(answer.get("error").is_none(), "{answer}");
+    }
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"mutiny": {"timeoutMultiplier": -1}}}),
+    );
+    server.wait_until("the settings error", |s| {
+        s.shown_messages()
+            .iter()
+            .any(|m| m["message"].as_str().unwrap().contains("timeoutMultiplier"))
+    });
+    let lenses = server.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": key}}),
+    );
+    assert_eq!(lenses["result"].as_array().unwrap().len(), 3, "{lenses}");
+    server.stop();
+}
+
+#[test]
+fn a_slow_packages_test_timeout_outlasts_a_fast_packages_later_baseline() {
+    let (_dir, root) = copy_of("slow_and_fast");
+    let slow = root.join("slow/src/lib.rs");
+    let fast = root.join("fast/src/lib.rs");
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&slow);
+    server.wait_until("slow's run", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["4 mutants tested, 3 missed"]);
+    // fast's baseline takes a fraction of a second: its timeout is 1 s.
+    server.save(&fast);
+    server.wait_until("fast's run", |s| s.ends().len() == 2);
+    // slow's tests still take 3 s, within slow's own timeout: missed, not
+    // timed out.
+    let answer = server.request(
+        "workspace/executeCommand",
+        json!({"command": "mutiny.retestMutant",
+               "arguments": ["slow/src/lib.rs:4:7: replace * with + in double"]}),
+    );
+    assert!(answer.get("error").is_none(), "{answer}");
+    server.wait_until("the retest", |s| s.ends().len() == 3);
+    assert_eq!(server.ends()[2], "1 mutant tested, 1 missed");
     server.stop();
 }

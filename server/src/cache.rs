@@ -1,7 +1,12 @@
-//! What is known: verdicts keyed by what they depend on — the mutated
-//! function (name and text), the mutant (description and place in the
-//! function) and the package's test code — kept in
+//! What is known: verdicts keyed by what they can honestly be keyed on —
+//! the mutated function (name and text), the mutant (description and place
+//! in the function) and a fingerprint of its context (the test code of the
+//! packages that run, the test options, `Cargo.lock`) — kept in
 //! `target/mutiny/results.json` so a new session starts with them.
+//!
+//! A verdict also depends on what no key can hold cheaply: the functions
+//! the mutated one calls, the rest of the crate. So a known verdict is only
+//! ever shown as an earlier result, and tested again (see the user guide).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -43,8 +48,9 @@ struct Key {
 struct Entry {
     #[serde(flatten)]
     key: Key,
-    /// Fingerprint of the package's test code when the verdict was found.
-    tests: String,
+    /// Fingerprint of the context (tests, options, lock file) the verdict
+    /// was found in.
+    context: String,
     verdict: Verdict,
 }
 
@@ -71,23 +77,23 @@ impl Cache {
             .map(|file| {
                 file.results
                     .into_iter()
-                    .map(|e| (e.key, (e.tests, e.verdict)))
+                    .map(|e| (e.key, (e.context, e.verdict)))
                     .collect()
             })
             .unwrap_or_default();
         Cache { path, entries }
     }
 
-    /// The verdict known for `mutant` while its package's test code has
-    /// fingerprint `tests`.
-    pub fn get(&self, mutant: &Mutant, tests: &str) -> Option<Verdict> {
-        let (known_tests, verdict) = self.entries.get(&key(mutant)?)?;
-        (known_tests == tests).then_some(*verdict)
+    /// The verdict known for `mutant` in the context with fingerprint
+    /// `context`.
+    pub fn get(&self, mutant: &Mutant, context: &str) -> Option<Verdict> {
+        let (known_context, verdict) = self.entries.get(&key(mutant)?)?;
+        (known_context == context).then_some(*verdict)
     }
 
-    pub fn insert(&mut self, mutant: &Mutant, tests: &str, verdict: Verdict) {
+    pub fn insert(&mut self, mutant: &Mutant, context: &str, verdict: Verdict) {
         if let Some(key) = key(mutant) {
-            self.entries.insert(key, (tests.to_owned(), verdict));
+            self.entries.insert(key, (context.to_owned(), verdict));
         }
     }
 
@@ -110,9 +116,9 @@ impl Cache {
         let mut results: Vec<Entry> = self
             .entries
             .iter()
-            .map(|(key, (tests, verdict))| Entry {
+            .map(|(key, (context, verdict))| Entry {
                 key: key.clone(),
-                tests: tests.clone(),
+                context: context.clone(),
                 verdict: *verdict,
             })
             .collect();
@@ -139,6 +145,12 @@ impl Cache {
         let text = serde_json::to_string_pretty(&file).expect("results serialize");
         crate::output::write_atomically(&self.path, &text)
     }
+}
+
+/// Whether two mutants (of two texts of a file, say) are the same change
+/// to the same function text, wherever the function now is.
+pub fn same_mutant(a: &Mutant, b: &Mutant) -> bool {
+    key(a).is_some_and(|key_a| Some(key_a) == key(b))
 }
 
 fn key(mutant: &Mutant) -> Option<Key> {

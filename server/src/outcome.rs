@@ -174,6 +174,17 @@ impl ScenarioOutcome {
         }
     }
 
+    /// The scenario's log: every command and its output.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log_path).unwrap_or_default()
+    }
+
+    /// The tests the log shows failing, as libtest names them
+    /// (`tests::two_plus_two_is_five`), in order.
+    pub fn failing_tests(&self) -> Vec<String> {
+        failing_tests(&self.log_text())
+    }
+
     /// The duration of one phase, if it ran.
     pub fn duration(&self, phase: Phase) -> Option<Duration> {
         self.phase_results
@@ -181,6 +192,29 @@ impl ScenarioOutcome {
             .find(|r| r.phase == phase)
             .map(|r| r.duration)
     }
+}
+
+/// The tests a test log shows failing: libtest's `test NAME ... FAILED`
+/// lines (nextest's `FAIL [ 0.1s] crate NAME` too).
+fn failing_tests(log: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for line in log.lines() {
+        let line = line.trim();
+        let name = if let Some(rest) = line.strip_prefix("test ") {
+            rest.strip_suffix(" ... FAILED")
+        } else if let Some(rest) = line.strip_prefix("FAIL [") {
+            rest.split_once(']')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+        } else {
+            None
+        };
+        if let Some(name) = name {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    names
 }
 
 /// Counts over a run.
@@ -318,6 +352,19 @@ mod tests {
         );
         assert_eq!(failed.summary(), Summary::Failure);
         assert_eq!(failed.failed_phase().map(|r| r.phase), Some(Test));
+    }
+
+    #[test]
+    fn failing_tests_are_read_from_libtest_and_nextest_logs() {
+        let log =
+            "running 2 tests\ntest tests::ok ... ok\ntest tests::two_plus_two_is_five ... FAILED\n\
+                   failures:\n    tests::two_plus_two_is_five\n\
+                   test result: FAILED. 1 passed; 1 failed\n\
+                   \x20       FAIL [   0.004s] example tests::displays_dotted\n";
+        assert_eq!(
+            failing_tests(log),
+            ["tests::two_plus_two_is_five", "tests::displays_dotted"]
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A long-lived testing session over one workspace, for the language
 //! server: it knows which package owns each source file, keeps one warm
-//! `Lab` across saves, runs the baseline once, and tests the mutants of
-//! one file at a time. It knows nothing of LSP.
+//! `Lab` across saves, runs the baseline again whenever the tree changed,
+//! and tests the mutants of one file at a time. It knows nothing of LSP.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::cache::Cache;
 use crate::config::Config;
+use crate::lab::cargo::TestScope;
 use crate::lab::{Cancel, Event, Lab, LabOptions};
 use crate::mutate::{self, Edition, Mutant, SourceFile};
 use crate::options::{Options, SelectionArgs};
@@ -33,16 +34,17 @@ pub struct Session {
     lab_options: LabOptions,
     owners: HashMap<String, FileOwner>,
     lab: Option<Lab>,
-    /// Packages whose unmutated tests passed in this session.
+    /// Packages whose unmutated tests passed on the scratch trees as they
+    /// are now; emptied whenever a sync changes them.
     baseline_passed: HashSet<String>,
     /// The text of each function when its mutants were last tested, by
     /// file and function name.
     function_texts: HashMap<(String, String), String>,
     /// Verdicts by what they depend on, kept across sessions.
     cache: Cache,
-    /// Fingerprints of each package's test code, until the disk is read
-    /// again (`mutants_of`, `test`).
-    test_fingerprints: HashMap<String, String>,
+    /// Fingerprints of the context a mutant of each package is tested in,
+    /// until the disk is read again (`mutants_of`, `test`).
+    context_fingerprints: HashMap<String, String>,
 }
 
 /// How a `test_file` call ended.
@@ -83,7 +85,7 @@ impl Session {
             baseline_passed: HashSet::new(),
             function_texts: HashMap::new(),
             cache: Cache::load(&workspace_root),
-            test_fingerprints: HashMap::new(),
+            context_fingerprints: HashMap::new(),
         };
         session.map_files()?;
         Ok(session)
@@ -148,9 +150,9 @@ impl Session {
     /// target compiles (a test file, a script). A new file is looked for
     /// once more in the module tree.
     pub fn mutants_of(&mut self, relative: &str) -> Result<Vec<Arc<Mutant>>> {
-        // The disk is looked at again: test-code fingerprints taken before
+        // The disk is looked at again: context fingerprints taken before
         // may be stale (a saved file can hold tests too).
-        self.test_fingerprints.clear();
+        self.context_fingerprints.clear();
         if !self.owners.contains_key(relative) {
             self.map_files()?;
         }
@@ -197,17 +199,22 @@ impl Session {
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<TestRun> {
-        self.test_fingerprints.clear();
+        self.context_fingerprints.clear();
         let packages: HashSet<String> = mutants
             .iter()
             .map(|m| m.source_file.package.clone())
             .collect();
         for package in &packages {
-            self.test_fingerprint(package);
+            self.context_fingerprint(package);
         }
         let lab = match &mut self.lab {
             Some(lab) => {
-                lab.sync()?;
+                // Any change can make the unmutated tests fail (a test
+                // edited, or code it checks): the baseline must pass again
+                // before a verdict means anything.
+                if !lab.sync()?.is_empty() {
+                    self.baseline_passed.clear();
+                }
                 lab
             }
             None => self
@@ -228,15 +235,15 @@ impl Session {
             }
         }
         let cache = &mut self.cache;
-        let fingerprints = &self.test_fingerprints;
+        let fingerprints = &self.context_fingerprints;
         let mut remember = |event: &Event| {
             if let Event::MutantFinished(outcome) = event {
                 let mutant = outcome.scenario.mutant();
-                let tests = mutant.and_then(|m| fingerprints.get(&m.source_file.package));
-                if let (Some(mutant), Some(tests), Some(verdict)) =
-                    (mutant, tests, outcome.verdict())
+                let context = mutant.and_then(|m| fingerprints.get(&m.source_file.package));
+                if let (Some(mutant), Some(context), Some(verdict)) =
+                    (mutant, context, outcome.verdict())
                 {
-                    cache.insert(mutant, tests, verdict);
+                    cache.insert(mutant, context, verdict);
                 }
             }
             on_event(event);
@@ -260,6 +267,7 @@ impl Session {
         }
         self.lab = None;
         self.baseline_passed.clear();
+        self.context_fingerprints.clear();
         self.lab_options = lab_options;
     }
 
@@ -321,11 +329,33 @@ impl Session {
     }
 
     /// The verdict known for a mutant with the same function (name and
-    /// text), description and place in the function, found while the
-    /// package's test code was what it is now.
+    /// text), description and place in the function, found in the same
+    /// context (test code, test options, lock file). It is only a head
+    /// start: the mutant's callees may have changed since.
     pub fn known_verdict(&mut self, mutant: &Mutant) -> Option<Verdict> {
-        let tests = self.test_fingerprint(&mutant.source_file.package);
-        self.cache.get(mutant, &tests)
+        let context = self.context_fingerprint(&mutant.source_file.package);
+        self.cache.get(mutant, &context)
+    }
+
+    /// The earlier verdicts that apply to `mutants` (of a file's new text):
+    /// an `earlier` verdict on the same mutant of the same function text,
+    /// wherever it moved, else a known one.
+    pub fn carry(
+        &mut self,
+        mutants: &[Arc<Mutant>],
+        earlier: &[(Arc<Mutant>, Verdict)],
+    ) -> Vec<(Arc<Mutant>, Verdict)> {
+        mutants
+            .iter()
+            .filter_map(|mutant| {
+                let verdict = earlier
+                    .iter()
+                    .find(|(old, _)| crate::cache::same_mutant(old, mutant))
+                    .map(|(_, verdict)| *verdict)
+                    .or_else(|| self.known_verdict(mutant))?;
+                Some((mutant.clone(), verdict))
+            })
+            .collect()
     }
 
     /// The known missed and timed-out mutants of the workspace as it is now
@@ -399,13 +429,44 @@ impl Session {
         found
     }
 
-    /// A fingerprint of the package's test code: tests and test-only
-    /// modules and doc comments in its source files, and every file under
-    /// its `tests/` directory.
-    fn test_fingerprint(&mut self, package: &str) -> String {
-        if let Some(known) = self.test_fingerprints.get(package) {
+    /// A fingerprint of what a verdict on a mutant of `package` depends on
+    /// besides its function: the test code of the packages whose tests run,
+    /// the test options, and `Cargo.lock`.
+    fn context_fingerprint(&mut self, package: &str) -> String {
+        if let Some(known) = self.context_fingerprints.get(package) {
             return known.clone();
         }
+        let tested: Vec<String> = match &self.lab_options.test_scope {
+            TestScope::Mutated => vec![package.to_owned()],
+            TestScope::Workspace => self
+                .workspace
+                .packages
+                .iter()
+                .map(|p| p.name.clone())
+                .collect(),
+            TestScope::Packages(names) => names.clone(),
+        };
+        let options = format!(
+            "{:?} {:?} {:?}",
+            self.lab_options.cargo, self.lab_options.test_scope, self.lab_options.timeouts
+        );
+        let lock =
+            std::fs::read_to_string(self.workspace.root.join("Cargo.lock")).unwrap_or_default();
+        let mut parts = vec![options, lock];
+        for name in &tested {
+            parts.push(self.test_code_fingerprint(name));
+        }
+        let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
+        let fingerprint = crate::cache::fingerprint(&refs);
+        self.context_fingerprints
+            .insert(package.to_owned(), fingerprint.clone());
+        fingerprint
+    }
+
+    /// A fingerprint of a package's test code: tests and test-only modules
+    /// and doc comments in its source files, and every file under its
+    /// `tests/` directory.
+    fn test_code_fingerprint(&self, package: &str) -> String {
         let mut files: Vec<(&String, &FileOwner)> = self
             .owners
             .iter()
@@ -429,10 +490,39 @@ impl Session {
             }
         }
         let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
-        let fingerprint = crate::cache::fingerprint(&refs);
-        self.test_fingerprints
-            .insert(package.to_owned(), fingerprint.clone());
-        fingerprint
+        crate::cache::fingerprint(&refs)
+    }
+
+    /// Where the named tests (`tests::two_plus_two_is_five`, as libtest
+    /// prints them) are defined: the file, the byte range of the name in
+    /// it, and its text. Found by their `fn` in the workspace's source
+    /// files and integration tests; a test not found is left out.
+    pub fn locate_tests(&self, names: &[String]) -> Vec<(PathBuf, std::ops::Range<usize>, String)> {
+        let mut files: Vec<PathBuf> = self
+            .source_files()
+            .iter()
+            .map(|f| self.workspace.root.join(f))
+            .collect();
+        for package in &self.workspace.packages {
+            let tests_dir = self.workspace.root.join(&package.dir).join("tests");
+            collect_files(&tests_dir, &mut files);
+        }
+        let mut found = Vec::new();
+        for name in names {
+            let short = name.rsplit("::").next().unwrap_or(name);
+            let needle = format!("fn {short}(");
+            for file in &files {
+                let Ok(text) = std::fs::read_to_string(file) else {
+                    continue;
+                };
+                if let Some(at) = text.find(&needle) {
+                    let start = at + "fn ".len();
+                    found.push((file.clone(), start..start + short.len(), text));
+                    break;
+                }
+            }
+        }
+        found
     }
 
     /// Each package's manifest path, by package name.

@@ -248,7 +248,11 @@ fn report_baseline_failure(outcome: &ScenarioOutcome) {
          The {} phase failed ({status}): {command}",
         failed.map_or("build", |r| r.phase.name()),
     );
-    let log = std::fs::read_to_string(&outcome.log_path).unwrap_or_default();
+    let failing = outcome.failing_tests();
+    if !failing.is_empty() {
+        eprintln!("Failing tests: {}", failing.join(", "));
+    }
+    let log = outcome.log_text();
     let lines: Vec<&str> = log.lines().collect();
     let tail = &lines[lines.len().saturating_sub(40)..];
     eprintln!("--- last lines of {} ---", outcome.log_path.display());

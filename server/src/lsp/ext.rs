@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::notification::Notification;
 use tower_lsp_server::ls_types::{Range, Uri};
 
-use super::to_proto::{self, Finding};
+use super::findings::Finding;
+use super::to_proto;
 use crate::outcome::Verdict;
 use crate::position::SourceIndex;
 

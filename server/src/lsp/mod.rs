@@ -4,14 +4,21 @@
 //! (the interface to `tower-lsp-server`).
 
 mod ext;
+mod findings;
+mod from_proto;
 mod input;
+mod publish;
 mod settings;
 mod to_proto;
 mod worker;
 
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use futures::FutureExt;
 
 use anyhow::Result;
 use tokio::sync::mpsc::UnboundedSender;
@@ -30,9 +37,11 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 use crate::lab::Cancel;
 use crate::position::SourceIndex;
+use findings::{Documents, Finding};
+use publish::Message;
 use settings::Settings;
-use to_proto::{Finding, RETEST_COMMAND, SHOW_DIFF_COMMAND};
-use worker::{Job, Message};
+use to_proto::{RETEST_COMMAND, SHOW_DIFF_COMMAND};
+use worker::Job;
 
 const TEST_FILE_COMMAND: &str = "mutiny.testFile";
 const TEST_WORKSPACE_COMMAND: &str = "mutiny.testWorkspace";
@@ -79,8 +88,8 @@ pub fn serve_stdio() -> Result<()> {
 /// What the request handlers and the worker share.
 #[derive(Default)]
 struct Shared {
-    /// Missed and timed-out mutants by document URI, as last tested.
-    findings: HashMap<String, Vec<Finding>>,
+    /// What each document shows.
+    documents: Documents,
     /// The cancel flag of each document's latest queued or running job.
     running: HashMap<String, Cancel>,
     /// Each package's manifest, by package name.
@@ -89,20 +98,36 @@ struct Shared {
     progress: HashMap<String, Cancel>,
 }
 
-impl Shared {
-    /// The findings with these names and their documents' URIs, in the
-    /// order of `names`; copies (of `Arc`s), so that the caller's work on
-    /// them happens outside the lock.
-    fn named(&self, names: &[String]) -> Vec<(String, Finding)> {
-        let mut found: Vec<(String, Finding)> = self
-            .findings
-            .iter()
-            .flat_map(|(uri, findings)| findings.iter().map(move |f| (uri, f)))
-            .filter(|(_, f)| names.contains(&f.mutant.name))
-            .map(|(uri, f)| (uri.clone(), f.clone()))
-            .collect();
-        found.sort_by_key(|(_, f)| names.iter().position(|n| *n == f.mutant.name));
-        found
+/// Locks shared state. A thread that panicked while holding the lock left
+/// it poisoned; the state itself stays usable (every change to it is a
+/// single step), so requests go on being answered.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// True the first time it is asked: the user is told of the first internal
+/// error (of a request or a job); later ones are only logged.
+fn first_panic() -> bool {
+    static REPORTED: AtomicBool = AtomicBool::new(false);
+    !REPORTED.swap(true, Ordering::SeqCst)
+}
+
+/// `MUTINY_INJECT_PANIC=job,hover`: the first test job, the first hover,
+/// panics; tests use it to check that the server survives its own bugs.
+fn inject_panic(point: &str) {
+    static INJECTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let Ok(points) = std::env::var("MUTINY_INJECT_PANIC") else {
+        return;
+    };
+    if points.split(',').any(|p| p.trim() == point) {
+        let mut injected = lock(&INJECTED);
+        if !injected.iter().any(|p| p == point) {
+            injected.push(point.to_owned());
+            drop(injected);
+            panic!("injected panic (MUTINY_INJECT_PANIC={point})");
+        }
     }
 }
 
@@ -118,7 +143,7 @@ struct Engine {
 
 impl Engine {
     fn cancel_all(&self) {
-        for cancel in self.shared.lock().unwrap().running.values() {
+        for cancel in lock(&self.shared).running.values() {
             cancel.cancel();
         }
     }
@@ -127,8 +152,8 @@ impl Engine {
     /// then deletes its scratch trees.
     fn stop(&self) {
         self.cancel_all();
-        self.jobs.lock().unwrap().take();
-        let worker = self.worker.lock().unwrap().take();
+        lock(&self.jobs).take();
+        let worker = lock(&self.worker).take();
         if let Some(handle) = worker {
             let _ = handle.join();
         }
@@ -157,7 +182,7 @@ impl Backend {
     }
 
     fn send_message(&self, message: Message) {
-        if let Some(sender) = self.messages.lock().unwrap().as_ref() {
+        if let Some(sender) = lock(&self.messages).as_ref() {
             let _ = sender.send(message);
         }
     }
@@ -171,24 +196,55 @@ impl Backend {
         if path.extension().is_none_or(|e| e != "rs") {
             return;
         }
-        let key = uri.to_string();
-        let cancel = self.new_cancel(&key);
-        // The saved file's findings point into its old text: clear them
-        // until it is tested again.
-        if self.shared.lock().unwrap().findings.remove(&key).is_some() {
-            self.send_message(Message::Publish {
-                uri: uri.clone(),
-                diagnostics: Vec::new(),
-            });
-        }
+        // The document's findings stay until its job starts: it moves those
+        // that still apply to their places in the new text. A job cancelled
+        // before then (a newer save, `mutiny.cancel`) leaves them as they are.
+        let cancel = self.new_cancel(&uri.to_string());
         self.send_job(Job::TestFiles {
             paths: vec![path],
             cancel,
         });
     }
 
+    /// Answers a request, or, if answering panicked, logs the panic, tells
+    /// the user once and answers with an internal error: one bad request
+    /// must not end the session (the panic would unwind past the worker's
+    /// shutdown).
+    async fn guard<T>(
+        &self,
+        method: &str,
+        answer: impl std::future::Future<Output = jsonrpc::Result<T>>,
+    ) -> jsonrpc::Result<T> {
+        match AssertUnwindSafe(answer).catch_unwind().await {
+            Ok(result) => result,
+            Err(payload) => {
+                let text = worker::panic_text(payload.as_ref());
+                let message = format!("mutiny: internal error answering {method}: {text}");
+                self.client.log_message(MessageType::ERROR, &message).await;
+                if first_panic() {
+                    self.client.show_message(MessageType::ERROR, &message).await;
+                }
+                Err(jsonrpc::Error::internal_error())
+            }
+        }
+    }
+
+    /// Handles a notification as `guard` answers a request.
+    async fn guard_notification(
+        &self,
+        method: &str,
+        handle: impl std::future::Future<Output = ()>,
+    ) {
+        let _ = self
+            .guard(method, async move {
+                handle.await;
+                Ok(())
+            })
+            .await;
+    }
+
     fn send_job(&self, job: Job) {
-        if let Some(jobs) = self.engine.jobs.lock().unwrap().as_ref() {
+        if let Some(jobs) = lock(&self.engine.jobs).as_ref() {
             let _ = jobs.send(job);
         }
     }
@@ -196,7 +252,7 @@ impl Backend {
     /// A job's cancel flag, registered so `mutiny.cancel` reaches it.
     fn new_cancel(&self, key: &str) -> Cancel {
         let cancel = Cancel::default();
-        let mut shared = self.shared.lock().unwrap();
+        let mut shared = lock(&self.shared);
         if let Some(stale) = shared.running.insert(key.to_owned(), cancel.clone()) {
             stale.cancel();
         }
@@ -212,7 +268,7 @@ impl Backend {
         let NumberOrString::String(token) = params.token else {
             return;
         };
-        if let Some(cancel) = self.shared.lock().unwrap().progress.get(&token) {
+        if let Some(cancel) = lock(&self.shared).progress.get(&token) {
             cancel.cancel();
         }
     }
@@ -223,26 +279,29 @@ impl Backend {
         &self,
         params: ext::MutantsParams,
     ) -> jsonrpc::Result<Vec<ext::MutantDetails>> {
-        let named = self.shared.lock().unwrap().named(&params.names);
-        Ok(named
-            .into_iter()
-            .filter_map(|(uri, finding)| {
-                let uri = uri.parse::<Uri>().ok()?;
-                Some(ext::MutantDetails::new(uri, &finding))
-            })
-            .collect())
+        self.guard("mutiny/mutants", async move {
+            let named = lock(&self.shared).documents.named(&params.names);
+            Ok(named
+                .into_iter()
+                .filter_map(|(uri, finding)| {
+                    let uri = uri.parse::<Uri>().ok()?;
+                    Some(ext::MutantDetails::new(uri, &finding))
+                })
+                .collect())
+        })
+        .await
     }
 
     /// The diffs of the named mutants, concatenated; also written to
     /// `target/mutiny/diff/<name>.diff`, which the client is asked to open
     /// (clients that render the returned diff themselves may ignore it).
     async fn show_diffs(&self, names: &[String]) -> String {
-        let named = self.shared.lock().unwrap().named(names);
+        let named = lock(&self.shared).documents.named(names);
         let found: Vec<(String, String)> = named
             .into_iter()
             .map(|(_, f)| (f.mutant.name.clone(), f.mutant.diff()))
             .collect();
-        let root = self.root.lock().unwrap().clone();
+        let root = lock(&self.root).clone();
         let mut all = String::new();
         for (index, (name, diff)) in found.iter().enumerate() {
             all.push_str(diff);
@@ -289,8 +348,8 @@ impl Backend {
     /// The findings of a document, with an index of the text they were
     /// found in.
     fn findings(&self, uri: &Uri) -> Option<(Vec<Finding>, SourceIndex)> {
-        let shared = self.shared.lock().unwrap();
-        let findings = shared.findings.get(&uri.to_string())?.clone();
+        let shared = lock(&self.shared);
+        let findings = shared.documents.findings(&uri.to_string()).to_vec();
         let index = SourceIndex::new(&findings.first()?.mutant.source_file.code);
         Some((findings, index))
     }
@@ -313,9 +372,9 @@ fn root_of(params: &InitializeParams) -> Option<PathBuf> {
 
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> jsonrpc::Result<InitializeResult> {
-        *self.root.lock().unwrap() = root_of(&params);
+        *lock(&self.root) = root_of(&params);
         match Settings::from_json(params.initialization_options.as_ref()) {
-            Ok(settings) => *self.settings.lock().unwrap() = settings,
+            Ok(settings) => *lock(&self.settings) = settings,
             Err(err) => return Err(jsonrpc::Error::invalid_params(err)),
         }
         Ok(InitializeResult {
@@ -351,9 +410,9 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
-        tokio::spawn(worker::publish(self.client.clone(), receiver));
-        *self.messages.lock().unwrap() = Some(sender.clone());
-        let Some(root) = self.root.lock().unwrap().clone() else {
+        tokio::spawn(publish::publish(self.client.clone(), receiver));
+        *lock(&self.messages) = Some(sender.clone());
+        let Some(root) = lock(&self.root).clone() else {
             self.client
                 .show_message(
                     MessageType::WARNING,
@@ -364,13 +423,13 @@ impl LanguageServer for Backend {
         };
         let (jobs, job_receiver) = std::sync::mpsc::channel();
         let shared = self.shared.clone();
-        let settings = self.settings.lock().unwrap().clone();
+        let settings = lock(&self.settings).clone();
         let handle = std::thread::Builder::new()
             .name("mutiny-worker".to_owned())
             .spawn(move || worker::run(root, job_receiver, sender, shared, settings))
             .expect("spawn the worker thread");
-        *self.engine.jobs.lock().unwrap() = Some(jobs);
-        *self.engine.worker.lock().unwrap() = Some(handle);
+        *lock(&self.engine.jobs) = Some(jobs);
+        *lock(&self.engine.worker) = Some(handle);
     }
 
     async fn shutdown(&self) -> jsonrpc::Result<()> {
@@ -380,148 +439,179 @@ impl LanguageServer for Backend {
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        if self.settings.lock().unwrap().on_open {
-            self.queue_test(params.text_document.uri);
-        }
+        self.guard_notification("textDocument/didOpen", async move {
+            if lock(&self.settings).on_open {
+                self.queue_test(params.text_document.uri);
+            }
+        })
+        .await
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let current = self.settings.lock().unwrap().clone();
-        match current.updated(Some(&params.settings)) {
-            Ok(settings) => {
-                *self.settings.lock().unwrap() = settings.clone();
-                self.send_job(Job::Configure(Box::new(settings)));
+        self.guard_notification("workspace/didChangeConfiguration", async move {
+            let current = lock(&self.settings).clone();
+            match current.updated(Some(&params.settings)) {
+                Ok(settings) => {
+                    *lock(&self.settings) = settings.clone();
+                    self.send_job(Job::Configure(Box::new(settings)));
+                }
+                Err(err) => {
+                    self.send_message(Message::Show(MessageType::ERROR, format!("mutiny: {err}")))
+                }
             }
-            Err(err) => {
-                self.send_message(Message::Show(MessageType::ERROR, format!("mutiny: {err}")))
-            }
-        }
+        })
+        .await
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        if self.settings.lock().unwrap().on_save {
-            self.queue_test(params.text_document.uri);
-        }
+        self.guard_notification("textDocument/didSave", async move {
+            if lock(&self.settings).on_save {
+                self.queue_test(params.text_document.uri);
+            }
+        })
+        .await
     }
 
     async fn hover(&self, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
-        let document = params.text_document_position_params;
-        let Some((findings, index)) = self.findings(&document.text_document.uri) else {
-            return Ok(None);
-        };
-        let Some(offset) = to_proto::offset(&index, document.position) else {
-            return Ok(None);
-        };
-        Ok(findings
-            .iter()
-            .find(|f| {
-                let range = f.byte_range();
-                range.start <= offset && offset <= range.end
-            })
-            .map(|f| to_proto::hover(&index, f)))
+        self.guard("textDocument/hover", async move {
+            inject_panic("hover");
+            let document = params.text_document_position_params;
+            let Some((findings, index)) = self.findings(&document.text_document.uri) else {
+                return Ok(None);
+            };
+            let offset = from_proto::offset(&index, document.position);
+            Ok(findings
+                .iter()
+                .find(|f| {
+                    let range = f.byte_range();
+                    range.start <= offset && offset <= range.end
+                })
+                .map(|f| to_proto::hover(&index, f)))
+        })
+        .await
     }
 
     async fn code_action(
         &self,
         params: CodeActionParams,
     ) -> jsonrpc::Result<Option<CodeActionResponse>> {
-        let uri = params.text_document.uri;
-        let Some((findings, index)) = self.findings(&uri) else {
-            return Ok(None);
-        };
-        let manifests = self.shared.lock().unwrap().manifests.clone();
-        let mut skip_actions: Vec<(String, tower_lsp_server::ls_types::CodeAction)> = Vec::new();
-        let mut commands = Vec::new();
-        for diagnostic in &params.context.diagnostics {
-            let Some(finding) = findings
-                .iter()
-                .find(|f| to_proto::diagnostic(&index, f) == *diagnostic)
-            else {
-                continue;
+        self.guard("textDocument/codeAction", async move {
+            let uri = params.text_document.uri;
+            let Some((findings, index)) = self.findings(&uri) else {
+                return Ok(None);
             };
-            commands.push(CodeActionOrCommand::Command(to_proto::retest_command(
-                finding,
-            )));
-            commands.push(CodeActionOrCommand::Command(to_proto::show_diff_command(
-                finding,
-            )));
-            let manifest = manifests.get(&finding.mutant.source_file.package);
-            let fix =
-                manifest.and_then(|m| crate::skip::skip_fix(&finding.mutant, m).ok().flatten());
-            let Some(fix) = fix else { continue };
-            match skip_actions
-                .iter_mut()
-                .find(|(name, _)| *name == fix.function_name)
-            {
-                Some((_, action)) => action
-                    .diagnostics
-                    .get_or_insert_default()
-                    .push(diagnostic.clone()),
-                None => {
-                    let action =
-                        to_proto::skip_action(&uri, &index, &fix, vec![diagnostic.clone()]);
-                    skip_actions.push((fix.function_name.clone(), action));
+            let manifests = lock(&self.shared).manifests.clone();
+            let mut skip_actions: Vec<(String, tower_lsp_server::ls_types::CodeAction)> =
+                Vec::new();
+            let mut commands = Vec::new();
+            for diagnostic in &params.context.diagnostics {
+                // Clients hand back our diagnostics reshaped (fields dropped or
+                // renamed, ranges moved with edits); `data` names the mutant.
+                // Without it, the range and message must match.
+                let Some(finding) =
+                    findings
+                        .iter()
+                        .find(|f| match from_proto::mutant_name(diagnostic) {
+                            Some(name) => f.mutant.name == name,
+                            None => {
+                                let ours = to_proto::diagnostic(&index, f);
+                                ours.range == diagnostic.range && ours.message == diagnostic.message
+                            }
+                        })
+                else {
+                    continue;
+                };
+                commands.push(CodeActionOrCommand::Command(to_proto::retest_command(
+                    finding,
+                )));
+                commands.push(CodeActionOrCommand::Command(to_proto::show_diff_command(
+                    finding,
+                )));
+                let manifest = manifests.get(&finding.mutant.source_file.package);
+                let fix =
+                    manifest.and_then(|m| crate::skip::skip_fix(&finding.mutant, m).ok().flatten());
+                let Some(fix) = fix else { continue };
+                match skip_actions
+                    .iter_mut()
+                    .find(|(name, _)| *name == fix.function_name)
+                {
+                    Some((_, action)) => action
+                        .diagnostics
+                        .get_or_insert_default()
+                        .push(diagnostic.clone()),
+                    None => {
+                        let action =
+                            to_proto::skip_action(&uri, &index, &fix, vec![diagnostic.clone()]);
+                        skip_actions.push((fix.function_name.clone(), action));
+                    }
                 }
             }
-        }
-        let mut actions: Vec<CodeActionOrCommand> = skip_actions
-            .into_iter()
-            .map(|(_, action)| CodeActionOrCommand::CodeAction(action))
-            .collect();
-        actions.extend(commands);
-        Ok(Some(actions))
+            let mut actions: Vec<CodeActionOrCommand> = skip_actions
+                .into_iter()
+                .map(|(_, action)| CodeActionOrCommand::CodeAction(action))
+                .collect();
+            actions.extend(commands);
+            Ok(Some(actions))
+        })
+        .await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> jsonrpc::Result<Option<Vec<CodeLens>>> {
-        Ok(self
-            .findings(&params.text_document.uri)
-            .map(|(findings, index)| to_proto::code_lenses(&index, &findings)))
+        self.guard("textDocument/codeLens", async move {
+            Ok(self
+                .findings(&params.text_document.uri)
+                .map(|(findings, index)| to_proto::code_lenses(&index, &findings)))
+        })
+        .await
     }
 
     async fn execute_command(
         &self,
         params: ExecuteCommandParams,
     ) -> jsonrpc::Result<Option<LSPAny>> {
-        let strings: Vec<String> = params
-            .arguments
-            .iter()
-            .flat_map(|a| match a {
-                LSPAny::Array(items) => items.clone(),
-                other => vec![other.clone()],
-            })
-            .filter_map(|a| a.as_str().map(str::to_owned))
-            .collect();
-        match params.command.as_str() {
-            SHOW_DIFF_COMMAND => Ok(Some(LSPAny::String(self.show_diffs(&strings).await))),
-            TEST_FILE_COMMAND => {
-                let Some(uri) = strings.first().and_then(|u| u.parse::<Uri>().ok()) else {
-                    return Err(jsonrpc::Error::invalid_params(
-                        "mutiny.testFile takes a file URI",
-                    ));
-                };
-                self.queue_test(uri);
-                Ok(None)
+        self.guard("workspace/executeCommand", async move {
+            let strings: Vec<String> = params
+                .arguments
+                .iter()
+                .flat_map(|a| match a {
+                    LSPAny::Array(items) => items.clone(),
+                    other => vec![other.clone()],
+                })
+                .filter_map(|a| a.as_str().map(str::to_owned))
+                .collect();
+            match params.command.as_str() {
+                SHOW_DIFF_COMMAND => Ok(Some(LSPAny::String(self.show_diffs(&strings).await))),
+                TEST_FILE_COMMAND => {
+                    let Some(uri) = strings.first().and_then(|u| u.parse::<Uri>().ok()) else {
+                        return Err(jsonrpc::Error::invalid_params(
+                            "mutiny.testFile takes a file URI",
+                        ));
+                    };
+                    self.queue_test(uri);
+                    Ok(None)
+                }
+                TEST_WORKSPACE_COMMAND => {
+                    let cancel = self.new_cancel("workspace");
+                    self.send_job(Job::TestWorkspace { cancel });
+                    Ok(None)
+                }
+                RETEST_COMMAND => {
+                    let cancel = self.new_cancel(&format!("retest {}", strings.join(" ")));
+                    self.send_job(Job::Retest {
+                        names: strings,
+                        cancel,
+                    });
+                    Ok(None)
+                }
+                CANCEL_COMMAND => {
+                    self.cancel_all();
+                    Ok(None)
+                }
+                other => Err(jsonrpc::Error::invalid_params(format!(
+                    "unknown command {other:?}"
+                ))),
             }
-            TEST_WORKSPACE_COMMAND => {
-                let cancel = self.new_cancel("workspace");
-                self.send_job(Job::TestWorkspace { cancel });
-                Ok(None)
-            }
-            RETEST_COMMAND => {
-                let cancel = self.new_cancel(&format!("retest {}", strings.join(" ")));
-                self.send_job(Job::Retest {
-                    names: strings,
-                    cancel,
-                });
-                Ok(None)
-            }
-            CANCEL_COMMAND => {
-                self.cancel_all();
-                Ok(None)
-            }
-            other => Err(jsonrpc::Error::invalid_params(format!(
-                "unknown command {other:?}"
-            ))),
-        }
+        })
+        .await
     }
 }

@@ -2,8 +2,6 @@
 //! Positions go through `position::SourceIndex`, the one converter.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-
 use std::collections::HashMap;
 
 use tower_lsp_server::ls_types::{
@@ -12,33 +10,14 @@ use tower_lsp_server::ls_types::{
     WorkspaceEdit,
 };
 
-use crate::mutate::Mutant;
 use crate::outcome::Verdict;
 use crate::position::{SourceIndex, Utf16Position};
 use crate::skip::SkipFix;
 
+use super::findings::Finding;
+
 pub const SHOW_DIFF_COMMAND: &str = "mutiny.showMutantDiff";
 pub const RETEST_COMMAND: &str = "mutiny.retestMutant";
-
-/// A mutant the tests did not catch, with its verdict (missed or timeout).
-#[derive(Debug, Clone)]
-pub struct Finding {
-    pub mutant: Arc<Mutant>,
-    pub verdict: Verdict,
-}
-
-impl Finding {
-    /// The byte range a diagnostic covers: the replaced text, cut at the
-    /// end of its first line (a replaced body is flagged on its first line).
-    pub fn byte_range(&self) -> std::ops::Range<usize> {
-        let code = &self.mutant.source_file.code;
-        let range = self.mutant.range.clone();
-        let first_line_end = code[range.clone()]
-            .find('\n')
-            .map_or(range.end, |n| range.start + n);
-        range.start..first_line_end.max(range.start)
-    }
-}
 
 fn position(index: &SourceIndex, offset: usize) -> Position {
     let Utf16Position { line, character } = index.utf16_position(offset);
@@ -52,15 +31,9 @@ pub fn range(index: &SourceIndex, bytes: std::ops::Range<usize>) -> Range {
     }
 }
 
-/// The byte offset of an LSP position in `code`.
-pub fn offset(index: &SourceIndex, position: Position) -> Option<usize> {
-    index.offset_of_utf16(Utf16Position {
-        line: position.line,
-        character: position.character,
-    })
-}
-
-/// `missed mutant: replace && with || in matches — tests still pass`.
+/// `missed mutant: replace && with || in matches — tests still pass`, with
+/// the mutant's name in `data`, which clients hand back with code action
+/// requests (they may reshape the rest).
 pub fn diagnostic(index: &SourceIndex, finding: &Finding) -> Diagnostic {
     let mutant = &finding.mutant;
     let (severity, message) = match finding.verdict {
@@ -76,12 +49,18 @@ pub fn diagnostic(index: &SourceIndex, finding: &Finding) -> Diagnostic {
             format!("missed mutant: {} — tests still pass", mutant.description),
         ),
     };
+    let message = if finding.earlier {
+        format!("{message} (earlier result, to be tested again)")
+    } else {
+        message
+    };
     Diagnostic {
         range: range(index, finding.byte_range()),
         severity: Some(severity),
         code: Some(NumberOrString::String(mutant.genre.to_string())),
         source: Some("mutiny".to_owned()),
         message,
+        data: Some(serde_json::json!({ "mutant": mutant.name })),
         ..Diagnostic::default()
     }
 }
