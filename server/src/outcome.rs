@@ -133,10 +133,14 @@ impl ScenarioOutcome {
             .any(|r| r.process_status == ProcessStatus::Timeout)
     }
 
+    /// A build that ran past its timeout is not unviable: cargo-mutants
+    /// calls it a timeout, like a test that did.
     fn build_failed(&self) -> bool {
-        self.phase_results
-            .iter()
-            .any(|r| r.phase == Phase::Build && !r.process_status.is_success())
+        self.phase_results.iter().any(|r| {
+            r.phase == Phase::Build
+                && !r.process_status.is_success()
+                && r.process_status != ProcessStatus::Timeout
+        })
     }
 
     /// The first command that did not succeed, if any.
@@ -283,7 +287,7 @@ mod tests {
     }
 
     #[test]
-    fn verdicts_follow_the_last_phase_and_build_failures_make_unviable() {
+    fn verdicts_follow_the_last_phase_build_failures_make_unviable_and_build_timeouts_timeout() {
         use Phase::*;
         use ProcessStatus::*;
         let cases = [
@@ -298,7 +302,7 @@ mod tests {
             ),
             (vec![(Build, Success), (Test, Timeout)], Verdict::Timeout),
             (vec![(Build, Failure(101))], Verdict::Unviable),
-            (vec![(Build, Timeout)], Verdict::Unviable),
+            (vec![(Build, Timeout)], Verdict::Timeout),
         ];
         for (statuses, expected) in cases {
             let o = outcome(mutant_scenario(), &statuses);
