@@ -209,12 +209,12 @@ impl Counts {
     }
 
     /// The process exit code for a run with these counts whose baseline
-    /// passed: missed mutants outrank timeouts.
+    /// passed: timeouts outrank missed mutants, as in cargo-mutants.
     pub fn exit_code(&self) -> i32 {
-        if self.missed > 0 {
-            exit_code::FOUND_PROBLEMS
-        } else if self.timeout > 0 {
+        if self.timeout > 0 {
             exit_code::TIMEOUT
+        } else if self.missed > 0 {
+            exit_code::FOUND_PROBLEMS
         } else {
             exit_code::SUCCESS
         }
@@ -325,15 +325,15 @@ mod tests {
     }
 
     #[test]
-    fn exit_code_ranks_missed_above_timeouts() {
+    fn exit_code_ranks_timeouts_above_missed() {
         let mut counts = Counts::default();
         counts.add(Verdict::Caught);
         counts.add(Verdict::Unviable);
         assert_eq!(counts.exit_code(), exit_code::SUCCESS);
-        counts.add(Verdict::Timeout);
-        assert_eq!(counts.exit_code(), exit_code::TIMEOUT);
         counts.add(Verdict::Missed);
         assert_eq!(counts.exit_code(), exit_code::FOUND_PROBLEMS);
+        counts.add(Verdict::Timeout);
+        assert_eq!(counts.exit_code(), exit_code::TIMEOUT);
         assert_eq!(
             counts.summary_line(),
             "4 mutants tested: 1 missed, 1 caught, 1 unviable, 1 timeouts"
