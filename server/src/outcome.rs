@@ -311,6 +311,16 @@ mod tests {
     }
 
     #[test]
+    fn process_statuses_serialize_as_cargo_mutants_writes_them() {
+        use ProcessStatus::*;
+        let json = serde_json::to_value([Success, Failure(101), Timeout, Signalled(9)]).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!(["Success", {"Failure": 101}, "Timeout", {"Signalled": 9}])
+        );
+    }
+
+    #[test]
     fn baseline_has_a_summary_but_no_verdict() {
         use Phase::*;
         use ProcessStatus::*;
