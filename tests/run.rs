@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 mod support;
-use support::{assert_unchanged, fixture, tree_snapshot, EXAMPLE_MISSED};
+use support::{assert_unchanged, fixture, processes_of_tmpdir, tree_snapshot, EXAMPLE_MISSED};
 
 /// The four verdict lists of `mutants.out`, in EXPECTED.md's column order.
 const VERDICTS: [&str; 4] = ["caught", "missed", "timeout", "unviable"];
@@ -208,43 +208,6 @@ impl Sandbox {
     fn stderr_file(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("stderr")).unwrap_or_default()
     }
-}
-
-#[cfg(target_os = "linux")]
-fn processes_of_tmpdir(tmpdir: &Path) -> Vec<(i32, Vec<String>)> {
-    use std::os::unix::ffi::OsStrExt;
-    let me = std::process::id().to_string();
-    let variable = [b"TMPDIR=", tmpdir.as_os_str().as_bytes()].concat();
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if pid == me || !pid.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        // Both unreadable once a process is gone or a zombie (and for
-        // other users' processes, which are not this run's).
-        let works_there =
-            std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(tmpdir));
-        let started_with_it = std::fs::read(entry.path().join("environ"))
-            .is_ok_and(|environ| environ.split(|&b| b == 0).any(|v| v == variable));
-        if !(works_there || started_with_it) {
-            continue;
-        }
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        let args: Vec<String> = cmdline
-            .split(|&b| b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect();
-        found.push((pid.parse().unwrap(), args));
-    }
-    found
-}
-
-/// Process checks read /proc, so only Linux makes them.
-#[cfg(not(target_os = "linux"))]
-fn processes_of_tmpdir(_tmpdir: &Path) -> Vec<(i32, Vec<String>)> {
-    Vec::new()
 }
 
 /// A finished run and its sandbox.
