@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 mod support;
-use support::{assert_unchanged, fixture, tree_snapshot, EXAMPLE_MISSED};
+use support::{assert_unchanged, fixture, processes_of_tmpdir, tree_snapshot, EXAMPLE_MISSED};
 
 /// Long enough for a cold build of a fixture and its mutants on 2 cores.
 const RESULTS_WAIT: Duration = Duration::from_secs(240);
@@ -1082,6 +1082,19 @@ fn a_client_that_goes_away_mid_run_leaves_no_process_and_no_scratch_tree() {
     server.wait_until("a first mutant's result", |s| {
         s.progress.iter().any(|p| p["value"]["kind"] == "report")
     });
+    // The check for survivors below sees what the server runs.
+    let server_pid = server.child.id() as i32;
+    let started_by_the_server = |tmp: &Path| {
+        processes_of_tmpdir(tmp)
+            .into_iter()
+            .filter(|(pid, _)| *pid != server_pid)
+            .collect::<Vec<_>>()
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while started_by_the_server(server.tmp.path()).is_empty() {
+        assert!(Instant::now() < deadline, "no process of the run seen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // The editor crashes: stdin closes without shutdown or exit.
     let Server {
         mut child,
@@ -1100,14 +1113,12 @@ fn a_client_that_goes_away_mid_run_leaves_no_process_and_no_scratch_tree() {
         .map(|e| e.unwrap().path())
         .collect();
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
-    let tmp_text = tmp.path().display().to_string();
-    let survivors: Vec<String> = std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(&tmp_text))
-        .collect();
+    // A killed process takes a moment to go.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !started_by_the_server(tmp.path()).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let survivors = started_by_the_server(tmp.path());
     assert!(survivors.is_empty(), "still running: {survivors:?}");
 }
 

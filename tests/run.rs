@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 mod support;
-use support::{assert_unchanged, fixture, tree_snapshot, EXAMPLE_MISSED};
+use support::{assert_unchanged, fixture, processes_of_tmpdir, tree_snapshot, EXAMPLE_MISSED};
 
 /// The four verdict lists of `mutants.out`, in EXPECTED.md's column order.
 const VERDICTS: [&str; 4] = ["caught", "missed", "timeout", "unviable"];
@@ -151,16 +151,19 @@ impl Sandbox {
             .collect()
     }
 
-    /// Live processes whose command line mentions this sandbox's TMPDIR:
-    /// cargo, rustc and the test binaries working in its scratch trees.
+    /// Live processes of this sandbox's run: those working in its TMPDIR
+    /// (cargo, rustc and the test binaries in its scratch trees) or started
+    /// with it as TMPDIR (everything mutiny starts, whatever its command
+    /// line and working directory).
     fn processes(&self) -> Vec<(i32, Vec<String>)> {
-        processes_mentioning(&self.tmp().to_string_lossy())
+        processes_of_tmpdir(&self.tmp())
     }
 
-    /// Waits briefly for the run's processes to go (a killed process takes
-    /// a moment to die), then returns whatever is still there.
+    /// Waits for the run's processes to go (a killed process takes a
+    /// moment to die, and after mutiny's own death its watchdogs wait out
+    /// the termination grace), then returns whatever is still there.
     fn surviving_processes(&self) -> Vec<(i32, Vec<String>)> {
-        wait_until(Duration::from_secs(3), || self.processes().is_empty());
+        wait_until(Duration::from_secs(15), || self.processes().is_empty());
         self.processes()
     }
 
@@ -205,37 +208,6 @@ impl Sandbox {
     fn stderr_file(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("stderr")).unwrap_or_default()
     }
-}
-
-#[cfg(target_os = "linux")]
-fn processes_mentioning(needle: &str) -> Vec<(i32, Vec<String>)> {
-    let me = std::process::id().to_string();
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let pid = entry.file_name().to_string_lossy().into_owned();
-        if pid == me || !pid.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        // Gone already, or a zombie (whose command line reads empty).
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let args: Vec<String> = cmdline
-            .split(|&b| b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect();
-        if args.iter().any(|a| a.contains(needle)) {
-            found.push((pid.parse().unwrap(), args));
-        }
-    }
-    found
-}
-
-/// Process checks read /proc, so only Linux makes them.
-#[cfg(not(target_os = "linux"))]
-fn processes_mentioning(_needle: &str) -> Vec<(i32, Vec<String>)> {
-    Vec::new()
 }
 
 /// A finished run and its sandbox.
@@ -572,6 +544,15 @@ fn ctrl_c_exits_130_and_cleans_up_leaving_valid_partial_results() {
     let sandbox = Sandbox::new();
     let _turn = one_at_a_time();
     let mut child = sandbox.start_and_wait_for_a_mutant(&dir, &[]);
+    // The check for survivors sees the run's processes, cargo among them
+    // (whose command line names no path of the sandbox).
+    let sees_cargo = wait_until(Duration::from_secs(60), || {
+        sandbox
+            .processes()
+            .iter()
+            .any(|(_, args)| args.first().is_some_and(|a| a.ends_with("cargo")))
+    });
+    assert!(sees_cargo, "no cargo among {:?}", sandbox.processes());
     // SAFETY: a plain syscall on the child this test started.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
     let status = exit_within(&mut child, Duration::from_secs(10));
@@ -770,6 +751,30 @@ fn nextest_test_tool_gives_the_same_verdicts_as_cargo_test() {
     let outcomes = mutant_outcomes(&run);
     let argv = outcomes[0]["phase_results"][0]["argv"].to_string();
     assert!(argv.contains("\"nextest\",\"run\",\"--no-run\""), "{argv}");
+}
+
+#[test]
+fn nextest_on_an_infinite_loop_times_out_exits_3_and_leaves_no_process() {
+    // nextest runs each test in a process group of its own, out of reach of
+    // the group mutiny kills: it must be given the time to stop them.
+    let run = run(
+        &fixture("infinite_loop"),
+        &["--test-tool", "nextest", "--timeout", "3"],
+    );
+    run.assert_exit(3);
+    assert_list(
+        &run,
+        "timeout",
+        &["src/lib.rs:5:5: replace is_done -> bool with false"],
+    );
+    assert_counts(&run, [5, 0, 1, 0]);
+    let outcomes = mutant_outcomes(&run);
+    let timed_out = outcomes.iter().find(|o| o["summary"] == "Timeout").unwrap();
+    let test = &timed_out["phase_results"][1];
+    assert_eq!(test["process_status"], "Timeout", "{timed_out}");
+    let argv = test["argv"].to_string();
+    assert!(argv.contains("\"nextest\",\"run\""), "{argv}");
+    assert_no_processes_left(&run);
 }
 
 #[test]

@@ -133,10 +133,14 @@ impl ScenarioOutcome {
             .any(|r| r.process_status == ProcessStatus::Timeout)
     }
 
+    /// A build that ran past its timeout is not unviable: cargo-mutants
+    /// calls it a timeout, like a test that did.
     fn build_failed(&self) -> bool {
-        self.phase_results
-            .iter()
-            .any(|r| r.phase == Phase::Build && !r.process_status.is_success())
+        self.phase_results.iter().any(|r| {
+            r.phase == Phase::Build
+                && !r.process_status.is_success()
+                && r.process_status != ProcessStatus::Timeout
+        })
     }
 
     /// The first command that did not succeed, if any.
@@ -239,12 +243,12 @@ impl Counts {
     }
 
     /// The process exit code for a run with these counts whose baseline
-    /// passed: missed mutants outrank timeouts.
+    /// passed: timeouts outrank missed mutants, as in cargo-mutants.
     pub fn exit_code(&self) -> i32 {
-        if self.missed > 0 {
-            exit_code::FOUND_PROBLEMS
-        } else if self.timeout > 0 {
+        if self.timeout > 0 {
             exit_code::TIMEOUT
+        } else if self.missed > 0 {
+            exit_code::FOUND_PROBLEMS
         } else {
             exit_code::SUCCESS
         }
@@ -317,7 +321,7 @@ mod tests {
     }
 
     #[test]
-    fn verdicts_follow_the_last_phase_and_build_failures_make_unviable() {
+    fn verdicts_follow_the_last_phase_build_failures_make_unviable_and_build_timeouts_timeout() {
         use Phase::*;
         use ProcessStatus::*;
         let cases = [
@@ -332,12 +336,22 @@ mod tests {
             ),
             (vec![(Build, Success), (Test, Timeout)], Verdict::Timeout),
             (vec![(Build, Failure(101))], Verdict::Unviable),
-            (vec![(Build, Timeout)], Verdict::Unviable),
+            (vec![(Build, Timeout)], Verdict::Timeout),
         ];
         for (statuses, expected) in cases {
             let o = outcome(mutant_scenario(), &statuses);
             assert_eq!(o.verdict(), Some(expected), "{statuses:?}");
         }
+    }
+
+    #[test]
+    fn process_statuses_serialize_as_cargo_mutants_writes_them() {
+        use ProcessStatus::*;
+        let json = serde_json::to_value([Success, Failure(101), Timeout, Signalled(9)]).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!(["Success", {"Failure": 101}, "Timeout", {"Signalled": 9}])
+        );
     }
 
     #[test]
@@ -368,15 +382,15 @@ mod tests {
     }
 
     #[test]
-    fn exit_code_ranks_missed_above_timeouts() {
+    fn exit_code_ranks_timeouts_above_missed() {
         let mut counts = Counts::default();
         counts.add(Verdict::Caught);
         counts.add(Verdict::Unviable);
         assert_eq!(counts.exit_code(), exit_code::SUCCESS);
-        counts.add(Verdict::Timeout);
-        assert_eq!(counts.exit_code(), exit_code::TIMEOUT);
         counts.add(Verdict::Missed);
         assert_eq!(counts.exit_code(), exit_code::FOUND_PROBLEMS);
+        counts.add(Verdict::Timeout);
+        assert_eq!(counts.exit_code(), exit_code::TIMEOUT);
         assert_eq!(
             counts.summary_line(),
             "4 mutants tested: 1 missed, 1 caught, 1 unviable, 1 timeouts"

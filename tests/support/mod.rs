@@ -59,3 +59,43 @@ pub fn assert_unchanged(root: &Path, before: &BTreeMap<PathBuf, Option<Vec<u8>>>
         root.display()
     );
 }
+
+/// Live processes (pid, command line) working in `tmpdir` or started with
+/// it as TMPDIR: what a run or server given that TMPDIR started, whatever
+/// their command lines say (cargo's and the watchdog's name no path).
+#[cfg(target_os = "linux")]
+pub fn processes_of_tmpdir(tmpdir: &Path) -> Vec<(i32, Vec<String>)> {
+    use std::os::unix::ffi::OsStrExt;
+    let me = std::process::id().to_string();
+    let variable = [b"TMPDIR=", tmpdir.as_os_str().as_bytes()].concat();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if pid == me || !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        // Both unreadable once a process is gone or a zombie (and for
+        // other users' processes, which are not this run's).
+        let works_there =
+            std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(tmpdir));
+        let started_with_it = std::fs::read(entry.path().join("environ"))
+            .is_ok_and(|environ| environ.split(|&b| b == 0).any(|v| v == variable));
+        if !(works_there || started_with_it) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let args: Vec<String> = cmdline
+            .split(|&b| b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        found.push((pid.parse().unwrap(), args));
+    }
+    found
+}
+
+/// Process checks read /proc, so only Linux makes them.
+#[cfg(not(target_os = "linux"))]
+pub fn processes_of_tmpdir(_tmpdir: &Path) -> Vec<(i32, Vec<String>)> {
+    Vec::new()
+}

@@ -1,11 +1,34 @@
 //! Running one command of a scenario: in its own process group, output
-//! appended to the scenario's log, killed with its whole group on timeout or
-//! cancellation. The interface to `libc` is here.
+//! appended to the scenario's log, the group terminated on timeout or
+//! cancellation (SIGTERM, a grace period, then SIGKILL) and killed whole
+//! when the command ends. The interface to `libc` is here.
+//!
+//! Why not `process-wrap`: it would give us the process group (which std's
+//! `process_group` already does) and a kill of the group, but not what costs
+//! the code here: that no process of the command survives mutiny's own
+//! death, even by SIGKILL. That needs a process of ours in the group that
+//! notices mutiny is gone (the watchdog below); the SIGTERM grace and the
+//! signal dispositions of the command are ours to write either way. The
+//! crate would add a dependency (and `nix`) and remove a few lines.
+//!
+//! The design: a watchdog (`/bin/sh`, doing nothing until its stdin closes)
+//! leads a new process group, and the command joins that group as a direct
+//! child of mutiny. mutiny holds the write end of the watchdog's stdin, so
+//! when mutiny dies, however it dies, the kernel closes it: the watchdog
+//! reads end-of-file and terminates the group, with the same grace as a
+//! timeout. This needs no parent-death signal (which Linux sends when the
+//! spawning *thread* ends, and which races with the parent's death) and
+//! works on every Unix. The command being mutiny's own child, its exit
+//! status is its own (a test killed by a signal is `Signalled`), a command
+//! that cannot be started is an error of `spawn`, and its signal
+//! dispositions are not a shell's (a non-interactive shell starts
+//! background commands with SIGINT and SIGQUIT ignored).
 
 use std::fs::File;
 use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -21,9 +44,19 @@ pub enum Ended {
     Cancelled,
 }
 
+/// How long a command has, after SIGTERM to its group, before SIGKILL.
+/// nextest runs each test in a process group of its own, out of reach of
+/// ours: it needs this moment to terminate its tests before it is killed.
+/// A test that merely loops dies at once on SIGTERM, so the grace is only
+/// ever waited out in full by a command that ignores SIGTERM. Whole
+/// seconds: the watchdog passes it to `sleep`, which POSIX gives no
+/// fractions.
+const TERMINATION_GRACE: Duration = Duration::from_secs(2);
+
 /// Runs `argv` in `cwd` with `env` added, appending the command line and its
 /// output to `log`, `niceness` steps below mutiny's scheduling priority. No
-/// process of its group survives the return.
+/// process of its group survives the return, nor mutiny's death. A command
+/// that cannot be started is an error, not a status.
 pub fn run(
     argv: &[String],
     env: &[(String, String)],
@@ -35,19 +68,18 @@ pub fn run(
 ) -> Result<Ended> {
     writeln!(log, "\n*** {}", argv.join(" "))?;
     log.flush()?;
-    let mut command = supervised(argv);
+    let mut command = Command::new(&argv[0]);
     command
+        .args(&argv[1..])
         .current_dir(cwd)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(log.try_clone()?)
         .stderr(log.try_clone()?);
-    isolate(&mut command, niceness);
+    nice_with_default_signals(&mut command, niceness);
     let start = Instant::now();
-    let mut child = command
-        .spawn()
-        .with_context(|| format!("cannot run {}", argv[0]))?;
-    let ended = wait(&mut child, start, timeout, cancel)?;
+    let mut group = Group::start(command, &argv[0])?;
+    let ended = group.wait(start, timeout, cancel)?;
     let result = match ended {
         Ended::Status(status) => format!("{status:?}"),
         Ended::Cancelled => "cancelled".to_owned(),
@@ -59,33 +91,157 @@ pub fn run(
 /// How often a waiting job looks at the cancel flag.
 const CANCEL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
 
-fn wait(
-    child: &mut Child,
-    start: Instant,
-    timeout: Option<Duration>,
-    cancel: &Cancel,
-) -> Result<Ended> {
-    let mut watch = ExitWatch::new(child);
-    loop {
-        if has_exited(child)? {
-            // Reap only after killing the group: while the leader is a
-            // zombie, its group id cannot be reused by another process.
-            kill_group(child);
-            let status = child.wait()?;
-            return Ok(Ended::Status(process_status(status)));
+/// The watchdog's script: wait for mutiny to close the pipe on stdin (that
+/// is, to die), then terminate the group as a timeout would. It ignores the
+/// SIGTERM it sends, and the one mutiny sends on a timeout, so that it is
+/// still there to finish the job if mutiny dies during the grace period.
+const WATCHDOG_SCRIPT: &str = r#"trap '' TERM; read line; kill -TERM 0; sleep "$1"; kill -KILL 0"#;
+
+/// A command in the process group of its watchdog. Dropping it kills the
+/// group and reaps both, so an error on any path leaves nothing running.
+struct Group {
+    /// Leads the group: its pid is the group's id, never reused while it is
+    /// unreaped.
+    watchdog: Child,
+    command: Child,
+    /// Both reaped: the group's id may belong to someone else now.
+    reaped: bool,
+}
+
+impl Group {
+    fn start(mut command: Command, program: &str) -> Result<Group> {
+        let mut watchdog = watchdog()
+            .spawn()
+            .context("cannot start /bin/sh, which watches each command")?;
+        command.process_group(watchdog.id() as i32);
+        match command.spawn() {
+            Ok(command) => Ok(Group {
+                watchdog,
+                command,
+                reaped: false,
+            }),
+            Err(err) => {
+                let _ = watchdog.kill();
+                let _ = watchdog.wait();
+                Err(if err.kind() == std::io::ErrorKind::NotFound {
+                    anyhow::anyhow!("cannot run {program}: command not found")
+                } else {
+                    anyhow::Error::new(err).context(format!("cannot run {program}"))
+                })
+            }
         }
-        let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
-        let timed_out = left == Some(Duration::ZERO);
-        if timed_out || cancel.is_cancelled() {
-            kill_group(child);
-            child.wait()?;
-            return Ok(if timed_out {
-                Ended::Status(ProcessStatus::Timeout)
-            } else {
-                Ended::Cancelled
-            });
+    }
+
+    fn wait(
+        &mut self,
+        start: Instant,
+        timeout: Option<Duration>,
+        cancel: &Cancel,
+    ) -> Result<Ended> {
+        let mut watch = ExitWatch::new(&self.command);
+        loop {
+            if has_exited(&self.command)? {
+                let status = self.finish()?;
+                return Ok(Ended::Status(process_status(status)));
+            }
+            let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
+            let timed_out = left == Some(Duration::ZERO);
+            if timed_out || cancel.is_cancelled() {
+                self.terminate(&mut watch)?;
+                return Ok(if timed_out {
+                    Ended::Status(ProcessStatus::Timeout)
+                } else {
+                    Ended::Cancelled
+                });
+            }
+            watch.pause(left.map_or(CANCEL_CHECK_INTERVAL, |l| l.min(CANCEL_CHECK_INTERVAL)));
         }
-        watch.pause(left.map_or(CANCEL_CHECK_INTERVAL, |l| l.min(CANCEL_CHECK_INTERVAL)));
+    }
+
+    /// SIGTERM to the group, up to `TERMINATION_GRACE` for the command to
+    /// exit, then SIGKILL to whatever is left.
+    fn terminate(&mut self, watch: &mut ExitWatch) -> Result<()> {
+        self.signal(libc::SIGTERM);
+        let deadline = Instant::now() + TERMINATION_GRACE;
+        while !has_exited(&self.command)? {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left == Duration::ZERO {
+                break;
+            }
+            watch.pause(left.min(CANCEL_CHECK_INTERVAL));
+        }
+        self.finish()?;
+        Ok(())
+    }
+
+    /// Kills the group, then reaps the command and the watchdog; returns
+    /// the command's status.
+    fn finish(&mut self) -> Result<ExitStatus> {
+        // Reap only after killing the group: while the watchdog is
+        // unreaped, the group's id cannot be reused by another process.
+        self.signal(libc::SIGKILL);
+        let status = self.command.wait();
+        let _ = self.watchdog.wait();
+        self.reaped = true;
+        Ok(status?)
+    }
+
+    fn signal(&self, signal: libc::c_int) {
+        if self.reaped {
+            return;
+        }
+        // SAFETY: plain syscall on our own group (its leader is not reaped,
+        // so the id is still ours). ESRCH just means it is empty already.
+        unsafe {
+            libc::killpg(self.watchdog.id() as libc::pid_t, signal);
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        if !self.reaped {
+            let _ = self.finish();
+        }
+    }
+}
+
+/// The watchdog: leads a new process group, its stdin a pipe whose other
+/// end only mutiny holds.
+fn watchdog() -> Command {
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(WATCHDOG_SCRIPT)
+        .arg("mutiny-watchdog")
+        .arg(TERMINATION_GRACE.as_secs().to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    command
+}
+
+/// Starts the command at a lower priority and with SIGINT and SIGQUIT at
+/// their defaults, as `cargo test` from a terminal would have them, whatever
+/// mutiny inherited (a shell script that starts mutiny in the background
+/// leaves them ignored, and ignored signals stay ignored across exec).
+fn nice_with_default_signals(command: &mut Command, niceness: i32) {
+    // SAFETY: nice and signal are plain system calls, async-signal-safe,
+    // that touch only this (forked) process; a failed nice leaves the
+    // priority as it was.
+    unsafe {
+        command.pre_exec(move || {
+            if niceness > 0 {
+                libc::nice(niceness);
+            }
+            for signal in [libc::SIGINT, libc::SIGQUIT] {
+                if libc::signal(signal, libc::SIG_DFL) == libc::SIG_ERR {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
     }
 }
 
@@ -134,8 +290,7 @@ fn pidfd_open(child: &Child) -> Option<std::os::fd::OwnedFd> {
     (fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as i32) })
 }
 
-#[cfg(unix)]
-fn process_status(status: std::process::ExitStatus) -> ProcessStatus {
+fn process_status(status: ExitStatus) -> ProcessStatus {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(0), _) => ProcessStatus::Success,
@@ -145,44 +300,7 @@ fn process_status(status: std::process::ExitStatus) -> ProcessStatus {
     }
 }
 
-/// The command wrapped in a small shell that leads its process group. If
-/// mutiny dies, even by SIGKILL, the kernel sends the shell SIGTERM (see
-/// `isolate`) and the shell kills the whole group: cargo's own children, such
-/// as a test binary stuck in a loop, never outlive mutiny.
-#[cfg(unix)]
-fn supervised(argv: &[String]) -> Command {
-    let mut command = Command::new("/bin/sh");
-    command
-        .arg("-c")
-        .arg(r#"trap 'kill -KILL 0' TERM; "$@" & wait $!"#)
-        .arg("mutiny-supervisor")
-        .args(argv);
-    command
-}
-
-/// Puts the command in a new process group at a lower priority, and on
-/// Linux asks the kernel to signal it when the thread that started it (and
-/// so mutiny) dies.
-#[cfg(unix)]
-fn isolate(command: &mut Command, niceness: i32) {
-    use std::os::unix::process::CommandExt;
-    command.process_group(0);
-    // SAFETY: nice and prctl are plain system calls that touch only this
-    // (forked) process; a failed nice leaves the priority as it was.
-    unsafe {
-        command.pre_exec(move || {
-            if niceness > 0 {
-                libc::nice(niceness);
-            }
-            #[cfg(target_os = "linux")]
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-            Ok(())
-        });
-    }
-}
-
 /// True once the child has exited, without reaping it.
-#[cfg(unix)]
 fn has_exited(child: &Child) -> Result<bool> {
     // SAFETY: waitid writes only into `info`, which lives on this stack.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -201,44 +319,75 @@ fn has_exited(child: &Child) -> Result<bool> {
     Ok(unsafe { info.si_pid() } != 0)
 }
 
-#[cfg(unix)]
-fn kill_group(child: &Child) {
-    // SAFETY: plain syscall; the group is the child's own (it is not reaped
-    // yet, so the id is not reused). ESRCH just means it is empty already.
-    unsafe {
-        libc::killpg(child.id() as libc::pid_t, libc::SIGKILL);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sh(script: &str, timeout: Option<Duration>) -> (Ended, String, Duration) {
-        let dir = tempfile::tempdir().unwrap();
-        let log_path = dir.path().join("x.log");
+    /// What `run` gave, the log, and how long it took.
+    struct Ran {
+        ended: Result<Ended>,
+        log: String,
+        elapsed: Duration,
+    }
+
+    fn run_in(dir: &Path, argv: &[&str], timeout: Option<Duration>) -> Ran {
+        let log_path = dir.join("x.log");
         let mut log = File::options()
             .create(true)
             .append(true)
             .open(&log_path)
             .unwrap();
-        let argv = ["sh".to_owned(), "-c".to_owned(), script.to_owned()];
+        let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
         let start = Instant::now();
         let ended = run(
             &argv,
             &[("GREETING".into(), "hi".into())],
-            dir.path(),
+            dir,
             &mut log,
             timeout,
             0,
             &Cancel::default(),
-        )
-        .unwrap();
-        (
+        );
+        Ran {
             ended,
-            std::fs::read_to_string(&log_path).unwrap(),
-            start.elapsed(),
-        )
+            log: std::fs::read_to_string(&log_path).unwrap(),
+            elapsed: start.elapsed(),
+        }
+    }
+
+    fn sh(script: &str, timeout: Option<Duration>) -> (Ended, String, Duration) {
+        let dir = tempfile::tempdir().unwrap();
+        let ran = run_in(dir.path(), &["sh", "-c", script], timeout);
+        (ran.ended.unwrap(), ran.log, ran.elapsed)
+    }
+
+    /// Whether `pid` is a live process (a zombie is not: it is dead and
+    /// waits only for its parent, or init, to reap it).
+    fn alive(pid: i32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Ok(stat) => stat
+                .rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+            Err(_) => false,
+        }
+    }
+
+    /// Waits for the process whose pid the command wrote to `pid_file` to
+    /// be gone; panics if it still lives after a few seconds.
+    #[track_caller]
+    fn assert_dies(pid_file: &Path, what: &str) {
+        let text = std::fs::read_to_string(pid_file)
+            .unwrap_or_else(|err| panic!("{what} never wrote its pid: {err}"));
+        let pid: i32 = text.trim().parse().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while alive(pid) {
+            if Instant::now() >= deadline {
+                // SAFETY: a plain syscall on a process this test started.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                panic!("{what} (pid {pid}) outlived its command");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     #[test]
@@ -253,28 +402,73 @@ mod tests {
     #[test]
     fn timeout_kills_the_whole_process_group() {
         let dir = tempfile::tempdir().unwrap();
-        let marker = dir.path().join("grandchild-alive");
-        // A grandchild that would write the marker after the timeout.
-        let script = format!("(sleep 2; touch {}) & sleep 30", marker.display());
-        let (ended, _, elapsed) = sh(&script, Some(Duration::from_millis(300)));
+        let pid_file = dir.path().join("grandchild.pid");
+        let script = format!("sleep 30 & echo $! > {}; sleep 30", pid_file.display());
+        let (ended, _, elapsed) = sh(&script, Some(Duration::from_millis(500)));
         assert_eq!(ended, Ended::Status(ProcessStatus::Timeout));
         assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
-        std::thread::sleep(Duration::from_millis(2500));
-        assert!(!marker.exists(), "the grandchild outlived the timeout");
+        assert_dies(&pid_file, "a grandchild");
     }
 
     #[test]
     fn stray_background_processes_are_killed_when_the_command_exits() {
         let dir = tempfile::tempdir().unwrap();
-        let marker = dir.path().join("stray-alive");
-        let script = format!("(sleep 1; touch {}) & exit 0", marker.display());
+        let pid_file = dir.path().join("stray.pid");
+        let script = format!("sleep 30 & echo $! > {}; exit 0", pid_file.display());
         let (ended, _, _) = sh(&script, None);
         assert_eq!(ended, Ended::Status(ProcessStatus::Success));
-        std::thread::sleep(Duration::from_millis(1500));
-        assert!(
-            !marker.exists(),
-            "a background process outlived its command"
+        assert_dies(&pid_file, "a background process");
+    }
+
+    #[test]
+    fn timeout_gives_the_command_a_grace_to_stop_what_it_started_elsewhere() {
+        // As nextest does with its tests: a child in a session (and so a
+        // process group) of its own, which only the command can stop.
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("own-session.pid");
+        let script = format!(
+            "setsid sleep 30 & pid=$!; echo $pid > {}; \
+             trap 'kill $pid; exit 1' TERM; \
+             while :; do sleep 0.05; done",
+            pid_file.display()
         );
+        let (ended, _, _) = sh(&script, Some(Duration::from_millis(500)));
+        assert_eq!(ended, Ended::Status(ProcessStatus::Timeout));
+        assert_dies(&pid_file, "a process in its own session");
+    }
+
+    #[test]
+    fn a_command_that_ignores_sigterm_is_killed_after_the_grace() {
+        let (ended, _, elapsed) = sh("trap '' TERM; sleep 30", Some(Duration::from_millis(200)));
+        assert_eq!(ended, Ended::Status(ProcessStatus::Timeout));
+        let waited = elapsed - Duration::from_millis(200);
+        assert!(waited >= TERMINATION_GRACE, "{elapsed:?}");
+        assert!(waited < TERMINATION_GRACE * 3, "{elapsed:?}");
+    }
+
+    #[test]
+    fn when_mutiny_dies_the_watchdog_terminates_the_group() {
+        // mutiny's death, however it dies, closes its end of the watchdog's
+        // stdin; closing it here is the same event.
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("grandchild.pid");
+        let mut command = Command::new("sh");
+        let script = format!("sleep 30 & echo $! > {}; sleep 30", pid_file.display());
+        command.args(["-c", &script]);
+        let mut group = Group::start(command, "sh").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !pid_file.exists() {
+            assert!(Instant::now() < deadline, "the command never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        drop(group.watchdog.stdin.take());
+        while !has_exited(&group.command).unwrap() {
+            assert!(Instant::now() < deadline, "the command outlived mutiny");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_dies(&pid_file, "a grandchild");
+        let status = process_status(group.finish().unwrap());
+        assert_eq!(status, ProcessStatus::Signalled(libc::SIGTERM));
     }
 
     #[test]
@@ -292,6 +486,56 @@ mod tests {
         let ended = run(&argv, &[], dir.path(), &mut log, None, 0, &cancel).unwrap();
         assert_eq!(ended, Ended::Cancelled);
         assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_command_killed_by_a_signal_is_signalled() {
+        let (ended, log, _) = sh("kill -SEGV $$", None);
+        assert_eq!(
+            ended,
+            Ended::Status(ProcessStatus::Signalled(libc::SIGSEGV))
+        );
+        assert!(log.contains("*** result: Signalled(11)"), "{log}");
+    }
+
+    #[test]
+    fn a_command_that_does_not_exist_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let ran = run_in(dir.path(), &["mutiny-no-such-command", "--flag"], None);
+        let err = ran.ended.expect_err("a missing command has no status");
+        assert_eq!(
+            format!("{err:#}"),
+            "cannot run mutiny-no-such-command: command not found"
+        );
+    }
+
+    #[test]
+    fn commands_start_with_default_sigint_and_sigquit_even_when_mutiny_ignores_them() {
+        // mutiny started by a script with `mutiny run &` ignores SIGINT and
+        // SIGQUIT; its commands must not inherit that. This changes the test
+        // process's own dispositions for a moment: its other tests ignore no
+        // signal's delivery, nobody sends these.
+        // SAFETY: plain syscalls on this process; restored below.
+        let previous = unsafe {
+            [libc::SIGINT, libc::SIGQUIT]
+                .map(|signal| (signal, libc::signal(signal, libc::SIG_IGN)))
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let ran = run_in(dir.path(), &["cat", "/proc/self/status"], None);
+        for (signal, handler) in previous {
+            // SAFETY: as above, putting back what was there.
+            unsafe { libc::signal(signal, handler) };
+        }
+        assert_eq!(ran.ended.unwrap(), Ended::Status(ProcessStatus::Success));
+        let ignored = ran
+            .log
+            .lines()
+            .find_map(|line| line.strip_prefix("SigIgn:"))
+            .unwrap_or_else(|| panic!("no SigIgn in {}", ran.log));
+        let ignored = u64::from_str_radix(ignored.trim(), 16).unwrap();
+        for signal in [libc::SIGINT, libc::SIGQUIT] {
+            assert_eq!(ignored & (1 << (signal - 1)), 0, "signal {signal} ignored");
+        }
     }
 
     #[test]
