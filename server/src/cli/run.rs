@@ -11,15 +11,13 @@ use serde::Serialize;
 use mutiny::config::Config;
 use mutiny::console::Console;
 use mutiny::exit_code;
-use mutiny::in_diff::ChangedLines;
 use mutiny::lab::{BaselineMode, Cancel, Event, Lab, LabOptions};
 use mutiny::mutate::Mutant;
 use mutiny::options::{self, LabArgs};
 use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
-use mutiny::shard::{Shard, Sharding};
 
-use crate::{select_mutants, write_stdout, SelectArgs};
+use crate::{narrow, select_mutants, write_stdout, NarrowArgs, SelectArgs};
 
 /// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: i32 = 130;
@@ -62,16 +60,8 @@ pub struct RunArgs {
     /// Run these packages' tests for each mutant (repeatable).
     #[arg(long, value_name = "PKG", conflicts_with = "test_workspace")]
     test_package: Vec<String>,
-    /// Test only mutants on lines this unified diff changes.
-    #[arg(long, value_name = "FILE")]
-    in_diff: Option<PathBuf>,
-    /// Test only shard K of N (K counts from 0): N jobs with K = 0..N-1
-    /// together test every mutant once.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
-    /// How mutants are dealt to shards: slice or round-robin [default: slice].
-    #[arg(long, value_name = "METHOD", requires = "shard")]
-    sharding: Option<String>,
+    #[command(flatten)]
+    narrow: NarrowArgs,
     /// Pass this argument to every cargo command (repeatable).
     #[arg(long = "cargo-arg", value_name = "ARG", allow_hyphen_values = true)]
     cargo_args: Vec<String>,
@@ -101,7 +91,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
     let config = &selected.config;
     let mutants = selected.mutants;
-    let mutants = narrow(mutants, args, config)?;
+    let mutants = narrow(mutants, &args.narrow, config)?;
     let mutants: Vec<Arc<Mutant>> = mutants.into_iter().map(Arc::new).collect();
     let mut console = Console::new(mutants.len(), args.json);
     let workspace = &selected.workspace;
@@ -186,25 +176,6 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     }
     console.line(&counts.summary_line());
     finish(args, &console, &outcomes, &counts, counts.exit_code())
-}
-
-/// Keeps the mutants on lines `--in-diff` changes, then this `--shard`'s.
-fn narrow(mut mutants: Vec<Mutant>, args: &RunArgs, config: &Config) -> Result<Vec<Mutant>> {
-    if let Some(diff_file) = &args.in_diff {
-        let text = std::fs::read_to_string(diff_file)
-            .with_context(|| format!("cannot read the diff {}", diff_file.display()))?;
-        let changed = ChangedLines::parse(&text)
-            .with_context(|| format!("cannot use {} as a diff", diff_file.display()))?;
-        mutants.retain(|m| changed.touches(m));
-    }
-    if let Some(shard) = args.shard {
-        let sharding: Sharding = match args.sharding.as_ref().or(config.sharding.as_ref()) {
-            Some(name) => name.parse()?,
-            None => Sharding::default(),
-        };
-        mutants = sharding.select(shard, mutants);
-    }
-    Ok(mutants)
 }
 
 /// The lab's options from the flags and the config; `log_dir` is left empty
