@@ -82,6 +82,8 @@ fn list_follows_mod_declarations_like_rustc() {
         "src/generated/impl_e.rs",
         "src/f/g.rs",
         "src/main.rs",
+        // `#[path = "../shared.rs"]` in src/f/g.rs, named as cargo-mutants names it
+        "src/f/../shared.rs",
     ] {
         assert!(text.contains(&format!("{file}:")), "{file} is mutated");
     }

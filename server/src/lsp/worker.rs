@@ -26,6 +26,7 @@ use crate::mutate::Mutant;
 use crate::outcome::{Scenario, ScenarioOutcome, Verdict};
 use crate::position::SourceIndex;
 use crate::session::{Session, TestRun};
+use crate::sources;
 
 pub enum Job {
     /// Test the mutants of these files as saved.
@@ -314,8 +315,7 @@ impl Worker {
             }
         }
         for (mutant, verdict) in &known {
-            let path = session.root().join(&mutant.source_file.path);
-            if let Some(uri) = Uri::from_file_path(path) {
+            if let Some(uri) = Uri::from_file_path(session.file_path(&mutant.source_file.path)) {
                 self.record(&uri, mutant, *verdict, &never);
             }
         }
@@ -367,7 +367,9 @@ impl Worker {
         let mut mutants = Vec::new();
         let mut uris: HashMap<String, Uri> = HashMap::new();
         for relative in &files {
-            let Some(uri) = Uri::from_file_path(session.root().join(relative)) else {
+            // `relative` may be a mutant's path (`src/dir/../x.rs`, for a
+            // re-test): the URI and the key are the file's own path.
+            let Some(uri) = Uri::from_file_path(session.file_path(relative)) else {
                 continue;
             };
             let found = match session.mutants_of(relative) {
@@ -410,7 +412,7 @@ impl Worker {
                 self.record(&uri, &mutant, verdict, cancel);
             }
             mutants.extend(found);
-            uris.insert(relative.clone(), uri);
+            uris.insert(sources::file_key(relative), uri);
         }
         if mutants.is_empty() {
             return;
@@ -445,7 +447,7 @@ impl Worker {
             if let (Scenario::Mutant { mutant, .. }, Some(verdict)) =
                 (&outcome.scenario, outcome.verdict())
             {
-                if let Some(uri) = uris.get(&mutant.source_file.path) {
+                if let Some(uri) = uris.get(&sources::file_key(&mutant.source_file.path)) {
                     self.record(uri, mutant, verdict, cancel);
                 }
             }
