@@ -84,6 +84,8 @@ fn list_follows_mod_declarations_like_rustc() {
         "src/main.rs",
         // `#[path = "../shared.rs"]` in src/f/g.rs, named as cargo-mutants names it
         "src/f/../shared.rs",
+        // `mod i;` inside `mod h { #![path = "hidden"] … }`
+        "src/hidden/i.rs",
     ] {
         assert!(text.contains(&format!("{file}:")), "{file} is mutated");
     }
@@ -96,7 +98,7 @@ fn list_follows_mod_declarations_like_rustc() {
         assert!(!text.contains(&format!("{file}:")), "{file} is not mutated");
     }
     assert!(
-        stderr(&output).contains("src/lib.rs:8:1: no file for module `missing`"),
+        stderr(&output).contains("src/lib.rs:12:1: no file for module `missing`"),
         "{}",
         stderr(&output)
     );
