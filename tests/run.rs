@@ -547,6 +547,17 @@ fn path_dependency_outside_the_workspace_still_builds_and_all_are_caught() {
 }
 
 #[test]
+fn relative_paths_override_in_cargo_config_still_builds_and_all_are_caught() {
+    // `.cargo/config.toml` says `paths = ["../patched"]`, which a scratch
+    // copy elsewhere only finds once the path is made absolute.
+    let ws = fixture("config_paths").join("ws");
+    let run = run(&ws, &[]);
+    run.assert_exit(0);
+    assert_eq!(run.lines("caught.txt"), list_names(&ws, &[]));
+    assert_counts(&run, [4, 0, 0, 0]);
+}
+
+#[test]
 fn user_tree_is_byte_identical_after_a_run_and_gets_no_build_output() {
     // The run rewrites app's `../helper` path in its scratch copy: neither
     // app's manifest nor anything in helper may change.

@@ -38,10 +38,9 @@ impl ScratchTree {
         let (dir, root) = new_scratch_dir(source)?;
         for_each_source_entry(source, |relative, from, file_type| {
             let to = root.join(relative);
-            if is_manifest(from, file_type) {
-                write_file(&to, &manifest::copy_text(source, relative)?)
-            } else {
-                copy_entry(from, &to, file_type)
+            match rewritten_text(source, relative, file_type) {
+                Some(text) => write_file(&to, &text?),
+                None => copy_entry(from, &to, file_type),
             }
         })?;
         Ok(ScratchTree { dir, root })
@@ -62,8 +61,8 @@ impl ScratchTree {
             if !file_type.is_file() {
                 return Ok(());
             }
-            if is_manifest(from, file_type) {
-                let text = manifest::copy_text(source, relative)?;
+            if let Some(text) = rewritten_text(source, relative, file_type) {
+                let text = text?;
                 if std::fs::read(&to).ok().as_deref() == Some(text.as_bytes()) {
                     return Ok(());
                 }
@@ -148,8 +147,27 @@ fn for_each_source_entry(
     Ok(())
 }
 
-fn is_manifest(path: &Path, file_type: std::fs::FileType) -> bool {
-    file_type.is_file() && path.file_name() == Some("Cargo.toml".as_ref())
+/// The text a file gets in scratch copies when it is not copied byte for
+/// byte: every manifest, and the workspace's cargo config, with relative
+/// paths that leave the workspace made absolute (the copy is elsewhere).
+fn rewritten_text(
+    source: &Path,
+    relative: &Path,
+    file_type: std::fs::FileType,
+) -> Option<Result<String>> {
+    if !file_type.is_file() {
+        return None;
+    }
+    if relative.file_name() == Some("Cargo.toml".as_ref()) {
+        Some(manifest::copy_text(source, relative))
+    } else if [".cargo/config.toml", ".cargo/config"]
+        .iter()
+        .any(|config| relative == Path::new(config))
+    {
+        Some(manifest::config_copy_text(source, relative))
+    } else {
+        None
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
@@ -279,6 +297,31 @@ mod tests {
         let scratch_dir = scratch.root().to_owned();
         scratch.delete().unwrap();
         assert!(!scratch_dir.exists());
+    }
+
+    #[test]
+    fn cargo_config_paths_leaving_the_tree_become_absolute_in_the_copy() {
+        let outer = tempfile::tempdir().unwrap();
+        let root = outer.path().join("ws");
+        write(&root, ".cargo/config.toml", "paths = [\"../patched\"]\n");
+        write(
+            &root,
+            "sub/.cargo/config.toml",
+            "paths = [\"../patched\"]\n",
+        );
+        let scratch = ScratchTree::copy_from(&root).unwrap();
+        let patched = outer.path().join("patched");
+        let config = std::fs::read_to_string(scratch.root().join(".cargo/config.toml")).unwrap();
+        assert_eq!(
+            config,
+            format!("paths = [{:?}]\n", patched.display().to_string())
+        );
+        let nested =
+            std::fs::read_to_string(scratch.root().join("sub/.cargo/config.toml")).unwrap();
+        assert_eq!(
+            nested, "paths = [\"../patched\"]\n",
+            "inside the copy, it still holds"
+        );
     }
 
     #[test]
