@@ -48,6 +48,18 @@ pub struct RunArgs {
     /// Build timeout in seconds [default: none].
     #[arg(long, value_name = "SECS")]
     build_timeout: Option<f64>,
+    /// Build timeout as a multiple of the baseline build time [default: none].
+    #[arg(long, value_name = "X", conflicts_with = "build_timeout")]
+    build_timeout_multiplier: Option<f64>,
+    /// Copy `.git` and other VCS directories into the scratch copies.
+    #[arg(long, value_name = "BOOL")]
+    copy_vcs: Option<bool>,
+    /// Copy the workspace's top-level `target/` into the scratch copies.
+    #[arg(long, value_name = "BOOL")]
+    copy_target: Option<bool>,
+    /// Leave out files that `.gitignore` ignores from the scratch copies [default: true].
+    #[arg(long, value_name = "BOOL")]
+    gitignore: Option<bool>,
     /// Test the unmutated tree first (`run`), or trust that it passes (`skip`).
     #[arg(long, value_name = "run|skip", default_value = "run")]
     baseline: String,
@@ -192,6 +204,10 @@ fn lab_options(args: &RunArgs, config: &Config) -> Result<LabOptions> {
         timeout_multiplier: args.timeout_multiplier,
         minimum_test_timeout: args.minimum_test_timeout,
         build_timeout: args.build_timeout,
+        build_timeout_multiplier: args.build_timeout_multiplier,
+        copy_vcs: args.copy_vcs,
+        copy_target: args.copy_target,
+        gitignore: args.gitignore,
         baseline,
         test_tool: args.test_tool.clone(),
         test_workspace: args.test_workspace,

@@ -25,7 +25,7 @@ use crate::outcome::{Phase, PhaseResult, Scenario, ScenarioOutcome};
 use crate::workspace::Workspace;
 use cargo::{CargoOptions, PackageArgs, TestScope};
 use process::Ended;
-use scratch::ScratchTree;
+use scratch::{CopyOptions, ScratchTree};
 pub use timeouts::Timeouts;
 
 /// A flag that stops a run: jobs stop taking mutants and running commands
@@ -74,6 +74,8 @@ pub struct LabOptions {
     pub cargo: CargoOptions,
     pub test_scope: TestScope,
     pub timeouts: Timeouts,
+    /// What the scratch copies hold besides the sources.
+    pub copy: CopyOptions,
     pub baseline: BaselineMode,
     /// Where each scenario's log goes (`baseline.log`, one per mutant).
     pub log_dir: PathBuf,
@@ -116,6 +118,8 @@ pub struct Lab {
     /// Job 0's tree is the baseline tree; the others are copies of it.
     trees: Vec<ScratchTree>,
     test_timeout: Option<Duration>,
+    /// How long the baseline build took, once it passed.
+    baseline_build: Option<Duration>,
 }
 
 impl Lab {
@@ -128,13 +132,14 @@ impl Lab {
             .iter()
             .map(|p| (p.name.clone(), format!("{}@{}", p.name, p.version)))
             .collect();
-        let tree = ScratchTree::copy_from(&workspace.root)?;
+        let tree = ScratchTree::copy_from(&workspace.root, options.copy)?;
         Ok(Lab {
             options,
             source_root: workspace.root.clone(),
             package_specs,
             trees: vec![tree],
             test_timeout: None,
+            baseline_build: None,
         })
     }
 
@@ -172,7 +177,7 @@ impl Lab {
             &packages,
             &log_path,
             &self.options,
-            None,
+            (self.options.timeouts.build, None),
             cancel,
         )?
         else {
@@ -183,6 +188,7 @@ impl Lab {
             let test_duration = outcome.duration(Phase::Test);
             let timeout = self.options.timeouts.test_timeout(test_duration);
             self.test_timeout = Some(timeout);
+            self.baseline_build = outcome.duration(Phase::Build);
             on_event(&Event::TestTimeout(timeout));
         }
         Ok(Some(outcome))
@@ -203,6 +209,7 @@ impl Lab {
             self.trees.push(copy);
         }
         let test_timeout = self.test_timeout();
+        let build_timeout = self.options.timeouts.build_timeout(self.baseline_build);
         if self.test_timeout.is_none() {
             on_event(&Event::TestTimeout(test_timeout));
         }
@@ -224,7 +231,7 @@ impl Lab {
                     log_paths: &log_paths,
                     next: &next,
                     stop: &stop,
-                    test_timeout,
+                    timeouts: (build_timeout, Some(test_timeout)),
                 };
                 let sender = sender.clone();
                 scope.spawn(move || {
@@ -299,7 +306,8 @@ struct Worker<'a> {
     log_paths: &'a [PathBuf],
     next: &'a AtomicUsize,
     stop: &'a Cancel,
-    test_timeout: Duration,
+    /// The build and test timeouts.
+    timeouts: (Option<Duration>, Option<Duration>),
 }
 
 impl Worker<'_> {
@@ -328,7 +336,7 @@ impl Worker<'_> {
                 &self.lab.mutant_packages(mutant),
                 &self.log_paths[index],
                 &self.lab.options,
-                Some(self.test_timeout),
+                self.timeouts,
                 self.stop,
             );
             std::fs::write(&path, mutant.source_file.code.as_bytes())
@@ -344,14 +352,14 @@ impl Worker<'_> {
 }
 
 /// Builds then tests one scenario in the tree at `root`, logging to
-/// `log_path`. `None` when cancelled.
+/// `log_path`, within the (build, test) `timeouts`. `None` when cancelled.
 fn run_scenario(
     root: &Path,
     scenario: Scenario,
     packages: &PackageArgs,
     log_path: &Path,
     options: &LabOptions,
-    test_timeout: Option<Duration>,
+    (build_timeout, test_timeout): (Option<Duration>, Option<Duration>),
     cancel: &Cancel,
 ) -> Result<Option<ScenarioOutcome>> {
     let mut log =
@@ -367,10 +375,7 @@ fn run_scenario(
     }
     let env = cargo::env(root, &options.cargo);
     let mut phase_results = Vec::new();
-    for (phase, timeout) in [
-        (Phase::Build, options.timeouts.build),
-        (Phase::Test, test_timeout),
-    ] {
+    for (phase, timeout) in [(Phase::Build, build_timeout), (Phase::Test, test_timeout)] {
         let argv = cargo::argv(phase, packages, &options.cargo);
         let start = Instant::now();
         let niceness = options.niceness;

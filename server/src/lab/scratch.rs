@@ -7,43 +7,62 @@ use anyhow::{Context, Result};
 
 use crate::manifest;
 
-/// Directory names never copied: build output, version control, and the
-/// output of earlier runs.
-const NEVER_COPIED: &[&str] = &[
-    "target",
-    ".git",
-    ".hg",
-    ".svn",
-    ".bzr",
-    ".jj",
-    ".pijul",
-    "_darcs",
-    "mutants.out",
-    "mutants.out.old",
-];
+/// Version-control directories, copied only with `copy_vcs` (as in
+/// cargo-mutants).
+const VCS_DIRS: &[&str] = &[".git", ".hg", ".bzr", ".svn", "_darcs", ".jj", ".pijul"];
+
+/// The output of earlier runs, never copied.
+const OUTPUT_DIRS: &[&str] = &["mutants.out", "mutants.out.old"];
+
+/// What goes into a scratch copy besides the sources, from
+/// `.cargo/mutants.toml`'s keys of the same names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CopyOptions {
+    /// Copy `.git` and the other VCS directories (for tests that need them).
+    pub copy_vcs: bool,
+    /// Copy the workspace's top-level `target/` (a warm start for the
+    /// baseline build).
+    pub copy_target: bool,
+    /// Leave out what `.gitignore` files ignore.
+    pub gitignore: bool,
+}
+
+impl Default for CopyOptions {
+    /// mutiny honours `.gitignore` unless told not to (cargo-mutants 27
+    /// does not by default; see the user guide's differences).
+    fn default() -> Self {
+        CopyOptions {
+            copy_vcs: false,
+            copy_target: false,
+            gitignore: true,
+        }
+    }
+}
 
 /// A copy of a source tree in a temporary directory, deleted on drop.
 #[derive(Debug)]
 pub struct ScratchTree {
     dir: tempfile::TempDir,
     root: PathBuf,
+    copy: CopyOptions,
 }
 
 impl ScratchTree {
     /// Copies the tree at `source` (a workspace root), leaving out what
-    /// `.gitignore` files ignore and the directories in `NEVER_COPIED`.
+    /// `copy` leaves out (by default what `.gitignore` files ignore, VCS
+    /// directories and the top-level `target/`) and earlier runs' output.
     /// Relative path dependencies that point outside the tree are rewritten
     /// to absolute paths in the copy so that it still builds.
-    pub fn copy_from(source: &Path) -> Result<ScratchTree> {
+    pub fn copy_from(source: &Path, copy: CopyOptions) -> Result<ScratchTree> {
         let (dir, root) = new_scratch_dir(source)?;
-        for_each_source_entry(source, |relative, from, file_type| {
+        for_each_source_entry(source, copy, |relative, from, file_type| {
             let to = root.join(relative);
             match rewritten_text(source, relative, file_type) {
                 Some(text) => write_file(&to, &text?),
                 None => copy_entry(from, &to, file_type),
             }
         })?;
-        Ok(ScratchTree { dir, root })
+        Ok(ScratchTree { dir, root, copy })
     }
 
     /// Brings the copy up to date with `source` (the tree it was copied
@@ -52,7 +71,13 @@ impl ScratchTree {
     /// relative paths that changed. Files deleted from `source` stay.
     pub fn sync_from(&self, source: &Path) -> Result<Vec<PathBuf>> {
         let mut changed = Vec::new();
-        for_each_source_entry(source, |relative, from, file_type| {
+        // The tree's build output is its own: the user's `target/` is
+        // copied at most once, at the start.
+        let copy = CopyOptions {
+            copy_target: false,
+            ..self.copy
+        };
+        for_each_source_entry(source, copy, |relative, from, file_type| {
             let to = self.root.join(relative);
             if file_type.is_dir() {
                 std::fs::create_dir_all(&to)?;
@@ -99,7 +124,11 @@ impl ScratchTree {
                 }
             }
         }
-        Ok(ScratchTree { dir, root })
+        Ok(ScratchTree {
+            dir,
+            root,
+            copy: self.copy,
+        })
     }
 
     /// The copy's root, corresponding to the source tree's root.
@@ -114,22 +143,32 @@ impl ScratchTree {
 }
 
 /// Calls `visit(relative, path, type)` for each entry of the user's tree
-/// that belongs in a scratch copy: not ignored by `.gitignore`, not under a
-/// directory of `NEVER_COPIED`. Directories come before their contents.
+/// that belongs in a scratch copy, as cargo-mutants chooses them: not
+/// `mutants.out`, not VCS directories or the top-level `target/` unless
+/// `copy` says so, not ignored by `.gitignore` when `copy.gitignore`.
+/// Directories come before their contents.
 fn for_each_source_entry(
     source: &Path,
+    copy: CopyOptions,
     mut visit: impl FnMut(&Path, &Path, std::fs::FileType) -> Result<()>,
 ) -> Result<()> {
+    let top_level_target = source.join("target");
     let walk = ignore::WalkBuilder::new(source)
         .hidden(false)
-        .git_ignore(true)
+        .ignore(false)
+        .git_ignore(copy.gitignore)
         .git_exclude(false)
         .git_global(false)
         .require_git(false)
         .parents(false)
-        .filter_entry(|entry| {
-            !(entry.file_type().is_some_and(|t| t.is_dir())
-                && NEVER_COPIED.contains(&entry.file_name().to_string_lossy().as_ref()))
+        .filter_entry(move |entry| {
+            if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            let name = entry.file_name().to_string_lossy();
+            !(OUTPUT_DIRS.contains(&name.as_ref())
+                || (!copy.copy_vcs && VCS_DIRS.contains(&name.as_ref()))
+                || (!copy.copy_target && entry.path() == top_level_target))
         })
         .build();
     for entry in walk {
@@ -237,7 +276,7 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    use super::ScratchTree;
+    use super::{CopyOptions, ScratchTree};
 
     fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
         let mut out = BTreeMap::new();
@@ -279,9 +318,10 @@ mod tests {
         write(root, "target/debug/x", "binary");
         write(root, ".git/HEAD", "ref: refs/heads/main");
         write(root, "mutants.out/outcomes.json", "{}");
+        write(root, "src/target/mod.rs", "// a module named target");
         let before = files(root);
 
-        let scratch = ScratchTree::copy_from(root).unwrap();
+        let scratch = ScratchTree::copy_from(root, CopyOptions::default()).unwrap();
         let copied: Vec<String> = files(scratch.root()).into_keys().collect();
         assert_eq!(
             copied,
@@ -289,7 +329,8 @@ mod tests {
                 ".cargo/mutants.toml",
                 ".gitignore",
                 "Cargo.toml",
-                "src/lib.rs"
+                "src/lib.rs",
+                "src/target/mod.rs"
             ]
         );
         assert_eq!(files(root), before, "the source tree is unchanged");
@@ -309,7 +350,7 @@ mod tests {
             "sub/.cargo/config.toml",
             "paths = [\"../patched\"]\n",
         );
-        let scratch = ScratchTree::copy_from(&root).unwrap();
+        let scratch = ScratchTree::copy_from(&root, CopyOptions::default()).unwrap();
         let patched = outer.path().join("patched");
         let config = std::fs::read_to_string(scratch.root().join(".cargo/config.toml")).unwrap();
         assert_eq!(
@@ -325,9 +366,48 @@ mod tests {
     }
 
     #[test]
+    fn copy_options_bring_vcs_target_and_ignored_files_along() {
+        let source = tempfile::tempdir().unwrap();
+        let root = source.path();
+        write(root, "Cargo.toml", "[package]\nname = \"x\"\n");
+        write(root, ".gitignore", "*.log\n");
+        write(root, "debug.log", "noise");
+        write(root, "target/debug/x", "binary");
+        write(root, ".git/HEAD", "ref: refs/heads/main");
+        write(root, "mutants.out/outcomes.json", "{}");
+        let copied = |copy: CopyOptions| -> Vec<String> {
+            let scratch = ScratchTree::copy_from(root, copy).unwrap();
+            files(scratch.root()).into_keys().collect()
+        };
+        let none = CopyOptions::default();
+        assert_eq!(copied(none), [".gitignore", "Cargo.toml"]);
+        let vcs = CopyOptions {
+            copy_vcs: true,
+            ..none
+        };
+        assert_eq!(copied(vcs), [".git/HEAD", ".gitignore", "Cargo.toml"]);
+        let target = CopyOptions {
+            copy_target: true,
+            ..none
+        };
+        assert_eq!(
+            copied(target),
+            [".gitignore", "Cargo.toml", "target/debug/x"]
+        );
+        let ignored_too = CopyOptions {
+            gitignore: false,
+            ..none
+        };
+        assert_eq!(
+            copied(ignored_too),
+            [".gitignore", "Cargo.toml", "debug.log"]
+        );
+    }
+
+    #[test]
     fn copied_files_are_byte_identical() {
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/modules");
-        let scratch = ScratchTree::copy_from(&source).unwrap();
+        let scratch = ScratchTree::copy_from(&source, CopyOptions::default()).unwrap();
         let mut expected = files(&source);
         expected.retain(|path, _| !path.starts_with("target/"));
         assert_eq!(files(scratch.root()), expected);
@@ -344,7 +424,7 @@ mod tests {
         );
         write(&root, "src/lib.rs", "pub fn f() {}\n");
         write(&root, "src/other.rs", "pub fn g() {}\n");
-        let scratch = ScratchTree::copy_from(&root).unwrap();
+        let scratch = ScratchTree::copy_from(&root, CopyOptions::default()).unwrap();
         let manifest = std::fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap();
         assert!(manifest.contains(&outer.path().join("helper").display().to_string()));
 
