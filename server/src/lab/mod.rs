@@ -147,7 +147,7 @@ impl Lab {
     /// user saved files); returns the relative paths that changed.
     pub fn sync(&mut self) -> Result<Vec<PathBuf>> {
         let mut changed = Vec::new();
-        for tree in &self.trees {
+        for tree in &mut self.trees {
             changed = tree.sync_from(&self.source_root)?;
         }
         Ok(changed)

@@ -1,6 +1,7 @@
 //! Scratch trees: copies of the workspace in which mutants are applied. The
 //! user's tree is only ever read.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -10,6 +11,9 @@ use crate::manifest;
 /// Version-control directories, copied only with `copy_vcs` (as in
 /// cargo-mutants).
 const VCS_DIRS: &[&str] = &[".git", ".hg", ".bzr", ".svn", "_darcs", ".jj", ".pijul"];
+
+/// The build output directory, at the top of the tree.
+const TARGET_DIR: &str = "target";
 
 /// The output of earlier runs, never copied.
 const OUTPUT_DIRS: &[&str] = &["mutants.out", "mutants.out.old"];
@@ -45,6 +49,11 @@ pub struct ScratchTree {
     dir: tempfile::TempDir,
     root: PathBuf,
     copy: CopyOptions,
+    /// What came from the user's tree (relative paths of files, symlinks
+    /// and directories, not the `target/` build output): what a sync may
+    /// delete again. Anything else in the tree (build output, a generated
+    /// `Cargo.lock`) is the tree's own.
+    from_source: BTreeSet<PathBuf>,
 }
 
 impl ScratchTree {
@@ -55,22 +64,35 @@ impl ScratchTree {
     /// to absolute paths in the copy so that it still builds.
     pub fn copy_from(source: &Path, copy: CopyOptions) -> Result<ScratchTree> {
         let (dir, root) = new_scratch_dir(source)?;
+        let mut from_source = BTreeSet::new();
         for_each_source_entry(source, copy, |relative, from, file_type| {
             let to = root.join(relative);
+            if !relative.starts_with(TARGET_DIR) {
+                from_source.insert(relative.to_owned());
+            }
             match rewritten_text(source, relative, file_type) {
                 Some(text) => write_file(&to, &text?),
                 None => copy_entry(from, &to, file_type),
             }
         })?;
-        Ok(ScratchTree { dir, root, copy })
+        Ok(ScratchTree {
+            dir,
+            root,
+            copy,
+            from_source,
+        })
     }
 
     /// Brings the copy up to date with `source` (the tree it was copied
     /// from): files whose content differs are copied again with a new
-    /// modification time, so cargo rebuilds what they feed. Returns the
-    /// relative paths that changed. Files deleted from `source` stay.
-    pub fn sync_from(&self, source: &Path) -> Result<Vec<PathBuf>> {
+    /// modification time, so cargo rebuilds what they feed; files (and the
+    /// directories they leave empty) that are gone from `source` or now
+    /// ignored are deleted, so a deleted test no longer runs here. The
+    /// tree's own files (`target/`, a generated `Cargo.lock`) are left
+    /// alone. Returns the relative paths that changed or were deleted.
+    pub fn sync_from(&mut self, source: &Path) -> Result<Vec<PathBuf>> {
         let mut changed = Vec::new();
+        let mut now = BTreeSet::new();
         // The tree's build output is its own: the user's `target/` is
         // copied at most once, at the start.
         let copy = CopyOptions {
@@ -78,9 +100,17 @@ impl ScratchTree {
             ..self.copy
         };
         for_each_source_entry(source, copy, |relative, from, file_type| {
+            now.insert(relative.to_owned());
             let to = self.root.join(relative);
             if file_type.is_dir() {
                 std::fs::create_dir_all(&to)?;
+                return Ok(());
+            }
+            if file_type.is_symlink() {
+                if std::fs::symlink_metadata(&to).is_err() {
+                    copy_symlink(from, &to)?;
+                    changed.push(relative.to_owned());
+                }
                 return Ok(());
             }
             if !file_type.is_file() {
@@ -101,6 +131,26 @@ impl ScratchTree {
             changed.push(relative.to_owned());
             Ok(())
         })?;
+        // Deepest first, so a directory's files go before the directory.
+        let gone: Vec<PathBuf> = self.from_source.difference(&now).cloned().collect();
+        for gone in gone.into_iter().rev() {
+            let path = self.root.join(&gone);
+            let Ok(metadata) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if metadata.is_dir() {
+                // A directory that still holds the tree's own files (build
+                // output of a build script, say) stays.
+                if std::fs::remove_dir(&path).is_err() {
+                    continue;
+                }
+            } else {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot delete {}", path.display()))?;
+            }
+            changed.push(gone);
+        }
+        self.from_source = now;
         Ok(changed)
     }
 
@@ -128,6 +178,7 @@ impl ScratchTree {
             dir,
             root,
             copy: self.copy,
+            from_source: self.from_source.clone(),
         })
     }
 
@@ -152,7 +203,7 @@ fn for_each_source_entry(
     copy: CopyOptions,
     mut visit: impl FnMut(&Path, &Path, std::fs::FileType) -> Result<()>,
 ) -> Result<()> {
-    let top_level_target = source.join("target");
+    let top_level_target = source.join(TARGET_DIR);
     let walk = ignore::WalkBuilder::new(source)
         .hidden(false)
         .ignore(false)
@@ -424,7 +475,7 @@ mod tests {
         );
         write(&root, "src/lib.rs", "pub fn f() {}\n");
         write(&root, "src/other.rs", "pub fn g() {}\n");
-        let scratch = ScratchTree::copy_from(&root, CopyOptions::default()).unwrap();
+        let mut scratch = ScratchTree::copy_from(&root, CopyOptions::default()).unwrap();
         let manifest = std::fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap();
         assert!(manifest.contains(&outer.path().join("helper").display().to_string()));
 
@@ -439,5 +490,57 @@ mod tests {
             expected.insert("Cargo.toml".into(), manifest.into_bytes());
             expected
         });
+    }
+
+    #[test]
+    fn sync_deletes_what_left_the_source_or_is_now_ignored_but_not_the_trees_own_files() {
+        let source = tempfile::tempdir().unwrap();
+        let root = source.path();
+        write(root, "Cargo.toml", "[package]\nname = \"x\"\n");
+        write(root, "src/lib.rs", "pub fn f() {}\n");
+        write(root, "tests/x.rs", "#[test]\nfn t() {}\n");
+        write(root, "tests/data/input.txt", "data");
+        write(root, "notes.md", "notes");
+        let mut scratch = ScratchTree::copy_from(root, CopyOptions::default()).unwrap();
+        // What the tree makes itself: build output, a resolved lock file.
+        write(scratch.root(), "target/debug/x", "binary");
+        write(scratch.root(), "Cargo.lock", "# generated");
+        assert!(scratch.sync_from(root).unwrap().is_empty());
+
+        std::fs::remove_file(root.join("tests/x.rs")).unwrap();
+        std::fs::remove_dir_all(root.join("tests/data")).unwrap();
+        write(root, ".gitignore", "notes.md\n");
+        let mut changed = scratch.sync_from(root).unwrap();
+        changed.sort();
+        assert_eq!(
+            changed,
+            [
+                Path::new(".gitignore"),
+                Path::new("notes.md"),
+                Path::new("tests/data"),
+                Path::new("tests/data/input.txt"),
+                Path::new("tests/x.rs"),
+            ]
+        );
+        let left: Vec<String> = files(scratch.root()).into_keys().collect();
+        assert_eq!(
+            left,
+            [
+                ".gitignore",
+                "Cargo.lock",
+                "Cargo.toml",
+                "src/lib.rs",
+                "target/debug/x"
+            ]
+        );
+        assert!(scratch.root().join("tests").is_dir(), "still in the source");
+        assert!(!scratch.root().join("tests/data").exists());
+
+        let mut copy = scratch.duplicate().unwrap();
+        write(root, "src/gone.rs", "");
+        copy.sync_from(root).unwrap();
+        std::fs::remove_file(root.join("src/gone.rs")).unwrap();
+        assert_eq!(copy.sync_from(root).unwrap(), [Path::new("src/gone.rs")]);
+        assert!(!copy.root().join("src/gone.rs").exists());
     }
 }
