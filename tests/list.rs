@@ -82,6 +82,10 @@ fn list_follows_mod_declarations_like_rustc() {
         "src/generated/impl_e.rs",
         "src/f/g.rs",
         "src/main.rs",
+        // `#[path = "../shared.rs"]` in src/f/g.rs, named as cargo-mutants names it
+        "src/f/../shared.rs",
+        // `mod i;` inside `mod h { #![path = "hidden"] … }`
+        "src/hidden/i.rs",
     ] {
         assert!(text.contains(&format!("{file}:")), "{file} is mutated");
     }
@@ -94,7 +98,7 @@ fn list_follows_mod_declarations_like_rustc() {
         assert!(!text.contains(&format!("{file}:")), "{file} is not mutated");
     }
     assert!(
-        stderr(&output).contains("src/lib.rs:8:1: no file for module `missing`"),
+        stderr(&output).contains("src/lib.rs:12:1: no file for module `missing`"),
         "{}",
         stderr(&output)
     );
@@ -112,13 +116,20 @@ fn list_selects_packages_like_cargo() {
         files.dedup();
         files
     };
-    let both = ["crates/core/src/lib.rs", "crates/app/src/main.rs"];
+    // cargo metadata gives core (the first member) first; cargo-mutants,
+    // and so mutiny, go by name.
+    let both = ["crates/app/src/main.rs", "crates/core/src/lib.rs"];
     assert_eq!(
         files(&list(&root, &[])),
         both,
         "a virtual root lists every default member"
     );
     assert_eq!(files(&list(&root, &["--workspace"])), both);
+    assert_eq!(
+        files(&list(&root, &["-p", "core-lib", "-p", "app"])),
+        both,
+        "named packages come in name order too"
+    );
     assert_eq!(
         files(&list(&root, &["-p", "app"])),
         ["crates/app/src/main.rs"]
@@ -200,4 +211,27 @@ fn list_non_utf8_source_is_a_clear_error() {
     )
     .unwrap();
     assert_clear_error(&list(dir.path(), &[]), &["src/latin1.rs", "UTF-8"]);
+}
+
+/// `--shard` deals out the same mutants as cargo-mutants' on a workspace
+/// whose members cargo lists out of name order (core before app): the
+/// expected lists are cargo-mutants' own output (EXPECTED.md).
+#[test]
+fn list_shards_hold_cargo_mutants_shards_on_a_workspace() {
+    let root = fixture("workspace");
+    let expected_dir = fixture("expected/workspace");
+    for sharding in ["slice", "round-robin"] {
+        for k in 0..3 {
+            let shard = format!("{k}/3");
+            let output = list(
+                &root,
+                &["--workspace", "--shard", &shard, "--sharding", sharding],
+            );
+            assert_ok(&output);
+            let expected_file = expected_dir.join(format!("{sharding}-{k}-of-3.txt"));
+            let expected = std::fs::read_to_string(&expected_file)
+                .unwrap_or_else(|err| panic!("{}: {err}", expected_file.display()));
+            assert_eq!(stdout(&output), expected, "{sharding} shard {shard}");
+        }
+    }
 }

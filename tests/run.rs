@@ -389,6 +389,30 @@ fn all_caught_exits_0_with_every_mutant_caught() {
 }
 
 #[test]
+fn build_timeout_multiplier_times_mutant_builds_from_the_baseline_build() {
+    // A ten-thousandth of the baseline build is too short for cargo to
+    // start: every mutant's build times out, which (as in cargo-mutants)
+    // makes it unviable. The baseline build itself is not limited.
+    let dir = fixture("all_caught");
+    let run = run(&dir, &["--build-timeout-multiplier", "0.0001"]);
+    run.assert_exit(0);
+    assert_eq!(run.lines("unviable.txt"), list_names(&dir, &[]));
+    assert_counts(&run, [0, 0, 0, 13]);
+    let outcomes = run.json("outcomes.json");
+    let build_statuses: Vec<&Value> = outcomes["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .skip(1)
+        .map(|o| &o["phase_results"][0]["process_status"])
+        .collect();
+    assert!(
+        build_statuses.iter().all(|s| *s == "Timeout"),
+        "{build_statuses:?}"
+    );
+}
+
+#[test]
 fn example_exits_2_with_cargo_mutants_verdicts_and_outputs() {
     let dir = fixture("example");
     let run = run(&dir, &[]);
@@ -516,6 +540,17 @@ fn path_dependency_outside_the_workspace_still_builds_and_all_are_caught() {
     assert_eq!(caught, list_names(&app, &[]));
     assert!(caught.iter().all(|name| name.starts_with("src/lib.rs:")));
     assert_counts(&run, [7, 0, 0, 0]);
+}
+
+#[test]
+fn relative_paths_override_in_cargo_config_still_builds_and_all_are_caught() {
+    // `.cargo/config.toml` says `paths = ["../patched"]`, which a scratch
+    // copy elsewhere only finds once the path is made absolute.
+    let ws = fixture("config_paths").join("ws");
+    let run = run(&ws, &[]);
+    run.assert_exit(0);
+    assert_eq!(run.lines("caught.txt"), list_names(&ws, &[]));
+    assert_counts(&run, [4, 0, 0, 0]);
 }
 
 #[test]

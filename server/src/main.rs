@@ -3,15 +3,17 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 use mutiny::config::Config;
 use mutiny::exit_code;
 use mutiny::filter::FilterPatterns;
+use mutiny::in_diff::ChangedLines;
 use mutiny::list;
 use mutiny::mutate::Mutant;
 use mutiny::options::{Options, SelectionArgs};
+use mutiny::shard::{Shard, Sharding};
 use mutiny::sources;
 use mutiny::workspace::{PackageSelection, Workspace};
 
@@ -31,7 +33,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// List the mutants of a workspace without testing them.
-    List(ListArgs),
+    List(Box<ListArgs>),
     /// Test the mutants of a workspace: build and test each in a scratch
     /// copy, report the ones the tests miss, and write mutants.out/.
     Run(Box<run::RunArgs>),
@@ -44,6 +46,8 @@ enum Command {
 struct ListArgs {
     #[command(flatten)]
     select: SelectArgs,
+    #[command(flatten)]
+    narrow: NarrowArgs,
     /// Print a JSON array in `cargo mutants --list --json`'s format.
     #[arg(long)]
     json: bool,
@@ -87,6 +91,41 @@ pub struct SelectArgs {
     error_values: Vec<String>,
 }
 
+/// Narrowing the selected mutants, after generation, as cargo-mutants does
+/// for both `--list` and a run: first `--in-diff`, then `--shard`.
+#[derive(Args, Debug)]
+pub struct NarrowArgs {
+    /// Only mutants on lines this unified diff changes.
+    #[arg(long, value_name = "FILE")]
+    in_diff: Option<PathBuf>,
+    /// Only shard K of N (K counts from 0): N jobs with K = 0..N-1
+    /// together test every mutant once.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// How mutants are dealt to shards: slice or round-robin [default: slice].
+    #[arg(long, value_name = "METHOD", requires = "shard")]
+    sharding: Option<String>,
+}
+
+/// Keeps the mutants on lines `--in-diff` changes, then this `--shard`'s.
+pub fn narrow(mut mutants: Vec<Mutant>, args: &NarrowArgs, config: &Config) -> Result<Vec<Mutant>> {
+    if let Some(diff_file) = &args.in_diff {
+        let text = std::fs::read_to_string(diff_file)
+            .with_context(|| format!("cannot read the diff {}", diff_file.display()))?;
+        let changed = ChangedLines::parse(&text)
+            .with_context(|| format!("cannot use {} as a diff", diff_file.display()))?;
+        mutants.retain(|m| changed.touches(m));
+    }
+    if let Some(shard) = args.shard {
+        let sharding: Sharding = match args.sharding.as_ref().or(config.sharding.as_ref()) {
+            Some(name) => name.parse()?,
+            None => Sharding::default(),
+        };
+        mutants = sharding.select(shard, mutants);
+    }
+    Ok(mutants)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -105,10 +144,11 @@ fn main() -> ExitCode {
 
 fn list_command(args: &ListArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
+    let mutants = narrow(selected.mutants, &args.narrow, &selected.config)?;
     let output = if args.json {
-        list::to_json(&selected.mutants) + "\n"
+        list::to_json(&mutants) + "\n"
     } else {
-        list::to_text(&selected.mutants, args.diff)
+        list::to_text(&mutants, args.diff)
     };
     write_stdout(&output)?;
     Ok(exit_code::SUCCESS)

@@ -1,7 +1,7 @@
-//! Reading and editing `Cargo.toml` text, keeping its formatting (the
-//! interface to `toml_edit`): scratch copies get outside-pointing path
-//! dependencies made absolute, and the skip quick fix adds the `mutants`
-//! dependency.
+//! Reading and editing `Cargo.toml` and `.cargo/config.toml` text, keeping
+//! its formatting (the interface to `toml_edit`): scratch copies get
+//! outside-pointing path dependencies and `paths` overrides made absolute,
+//! and the skip quick fix adds the `mutants` dependency.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -17,6 +17,39 @@ pub fn copy_text(source_root: &Path, relative: &Path) -> Result<String> {
         .with_context(|| format!("cannot read {}", original.display()))?;
     let manifest_dir = original.parent().unwrap_or(source_root);
     Ok(fixed_manifest(&text, source_root, manifest_dir).unwrap_or(text))
+}
+
+/// The text a scratch copy of the workspace's cargo config at `relative`
+/// (`.cargo/config.toml`, under `source_root`) should have: the user's,
+/// with each relative `paths` override that climbs out of `source_root`
+/// made absolute, as cargo-mutants does. (Such paths are relative to the
+/// directory holding `.cargo/`, here `source_root`.)
+pub fn config_copy_text(source_root: &Path, relative: &Path) -> Result<String> {
+    let original = source_root.join(relative);
+    let text = std::fs::read_to_string(&original)
+        .with_context(|| format!("cannot read {}", original.display()))?;
+    Ok(fixed_config(&text, source_root).unwrap_or(text))
+}
+
+/// The config text with outside `paths` made absolute, or `None` when there
+/// is nothing to change (or it does not parse: cargo will say why).
+fn fixed_config(text: &str, source_root: &Path) -> Option<String> {
+    let mut document: DocumentMut = text.parse().ok()?;
+    let paths = document.get_mut("paths")?.as_array_mut()?;
+    let mut changed = false;
+    for value in paths.iter_mut() {
+        let Some(absolute) = value
+            .as_str()
+            .and_then(|path| outside_path(path, source_root, source_root))
+        else {
+            continue;
+        };
+        let decor = value.decor().clone();
+        *value = absolute.to_string_lossy().as_ref().into();
+        *value.decor_mut() = decor;
+        changed = true;
+    }
+    changed.then(|| document.to_string())
 }
 
 /// The version of the `mutants` crate (the latest published) that the skip
@@ -189,6 +222,28 @@ regex = { path = "/src/regex" }
         assert_eq!(
             fixed.as_deref(),
             Some("[workspace.dependencies]\nhelper = { path = \"/src/helper\" }\n")
+        );
+    }
+
+    #[test]
+    fn config_paths_leaving_the_workspace_become_absolute_keeping_the_rest() {
+        let text = "# overrides\npaths = [\"../patched\", # outside\n  \"vendor/x\", \"/abs/y\"]\n\n[build]\njobs = 2\n";
+        let fixed = super::fixed_config(text, Path::new("/src/ws"));
+        assert_eq!(
+            fixed.as_deref(),
+            Some("# overrides\npaths = [\"/src/patched\", # outside\n  \"vendor/x\", \"/abs/y\"]\n\n[build]\njobs = 2\n")
+        );
+        assert_eq!(
+            super::fixed_config("paths = [\"vendor/x\"]\n", Path::new("/src/ws")),
+            None
+        );
+        assert_eq!(
+            super::fixed_config("[build]\njobs = 2\n", Path::new("/src/ws")),
+            None
+        );
+        assert_eq!(
+            super::fixed_config("not toml [", Path::new("/src/ws")),
+            None
         );
     }
 

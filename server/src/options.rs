@@ -11,6 +11,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use crate::config::Config;
 use crate::filter::{FilterPatterns, MutantFilter};
 use crate::lab::cargo::{CargoOptions, TestScope, TestTool};
+use crate::lab::scratch::CopyOptions;
 use crate::lab::{self, BaselineMode, LabOptions, Timeouts};
 use crate::mutate::{self, GenerateOptions};
 
@@ -125,6 +126,10 @@ pub struct LabArgs {
     pub timeout_multiplier: Option<f64>,
     pub minimum_test_timeout: Option<f64>,
     pub build_timeout: Option<f64>,
+    pub build_timeout_multiplier: Option<f64>,
+    pub copy_vcs: Option<bool>,
+    pub copy_target: Option<bool>,
+    pub gitignore: Option<bool>,
     pub baseline: BaselineMode,
     pub test_tool: Option<String>,
     pub test_workspace: bool,
@@ -195,6 +200,24 @@ pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
     if let Some(t) = args.build_timeout {
         timeouts.build = Some(secs(t)?);
     }
+    timeouts.build_multiplier = args
+        .build_timeout_multiplier
+        .or(config.build_timeout_multiplier);
+    let copy_defaults = CopyOptions::default();
+    let copy = CopyOptions {
+        copy_vcs: args
+            .copy_vcs
+            .or(config.copy_vcs)
+            .unwrap_or(copy_defaults.copy_vcs),
+        copy_target: args
+            .copy_target
+            .or(config.copy_target)
+            .unwrap_or(copy_defaults.copy_target),
+        gitignore: args
+            .gitignore
+            .or(config.gitignore)
+            .unwrap_or(copy_defaults.gitignore),
+    };
     Ok(LabOptions {
         jobs: args.jobs.unwrap_or_else(lab::default_jobs).max(1),
         cargo: CargoOptions {
@@ -210,8 +233,46 @@ pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
         },
         test_scope,
         timeouts,
+        copy,
         baseline: args.baseline,
         log_dir: PathBuf::new(),
         niceness: 0,
     })
+}
+
+#[cfg(test)]
+mod lab_tests {
+    use super::{lab_options, LabArgs};
+    use crate::config::Config;
+    use crate::lab::scratch::CopyOptions;
+
+    #[test]
+    fn copy_and_build_timeout_keys_reach_the_lab_and_flags_win() {
+        let config = Config::parse(
+            "copy_vcs = true\ncopy_target = true\ngitignore = false\nbuild_timeout_multiplier = 2.5\n",
+        )
+        .unwrap();
+        let options = lab_options(&LabArgs::default(), &config).unwrap();
+        assert_eq!(
+            options.copy,
+            CopyOptions {
+                copy_vcs: true,
+                copy_target: true,
+                gitignore: false
+            }
+        );
+        assert_eq!(options.timeouts.build_multiplier, Some(2.5));
+        let flags = LabArgs {
+            copy_vcs: Some(false),
+            gitignore: Some(true),
+            build_timeout_multiplier: Some(4.0),
+            ..LabArgs::default()
+        };
+        let options = lab_options(&flags, &config).unwrap();
+        assert!(!options.copy.copy_vcs && options.copy.copy_target && options.copy.gitignore);
+        assert_eq!(options.timeouts.build_multiplier, Some(4.0));
+        let defaults = lab_options(&LabArgs::default(), &Config::default()).unwrap();
+        assert_eq!(defaults.copy, CopyOptions::default());
+        assert_eq!(defaults.timeouts.build_multiplier, None);
+    }
 }

@@ -19,11 +19,14 @@ use crate::outcome::{ScenarioOutcome, Verdict};
 use crate::sources;
 use crate::workspace::{PackageSelection, Workspace};
 
-/// The package and edition of a source file that some target compiles.
+/// The package and edition of a source file that some target compiles,
+/// and the path its mutants are named by (cargo-mutants' name: a file
+/// reached through `#[path = "../x.rs"]` is `src/dir/../x.rs`).
 #[derive(Debug, Clone)]
 struct FileOwner {
     package: String,
     edition: Edition,
+    name: String,
 }
 
 pub struct Session {
@@ -32,6 +35,8 @@ pub struct Session {
     config: Config,
     options: Options,
     lab_options: LabOptions,
+    /// By the file's normalised relative path (`src/x.rs`), as a saved
+    /// file's path gives it.
     owners: HashMap<String, FileOwner>,
     lab: Option<Lab>,
     /// Packages whose unmutated tests passed on the scratch trees as they
@@ -133,8 +138,9 @@ impl Session {
                 let owner = FileOwner {
                     package: file.package.clone(),
                     edition: file.edition,
+                    name: file.path.clone(),
                 };
-                (file.path.clone(), owner)
+                (sources::file_key(&file.path), owner)
             })
             .collect();
         Ok(())
@@ -146,19 +152,28 @@ impl Session {
         Some(relative.to_string_lossy().replace('\\', "/"))
     }
 
+    /// The absolute path of the file that `name`, a relative path or the
+    /// path in a mutant's name (`src/dir/../x.rs`), refers to.
+    pub fn file_path(&self, name: &str) -> PathBuf {
+        self.workspace.root.join(sources::file_key(name))
+    }
+
     /// The mutants of one file as it is on disk now; empty for a file no
     /// target compiles (a test file, a script). A new file is looked for
-    /// once more in the module tree.
+    /// once more in the module tree. `relative` may be the file's path
+    /// (`src/x.rs`) or the name its mutants carry (`src/dir/../x.rs`).
     pub fn mutants_of(&mut self, relative: &str) -> Result<Vec<Arc<Mutant>>> {
         // The disk is looked at again: context fingerprints taken before
         // may be stale (a saved file can hold tests too).
         self.context_fingerprints.clear();
-        if !self.owners.contains_key(relative) {
+        let key = sources::file_key(relative);
+        if !self.owners.contains_key(&key) {
             self.map_files()?;
         }
-        let Some(owner) = self.owners.get(relative) else {
+        let Some(owner) = self.owners.get(&key) else {
             return Ok(Vec::new());
         };
+        let relative = owner.name.as_str();
         if !self.options.filter.allows_file(relative) {
             return Ok(Vec::new());
         }
@@ -565,4 +580,41 @@ fn original_side(diff: &str) -> Vec<&str> {
         .filter(|line| !line.starts_with("---") && !line.starts_with("@@"))
         .filter_map(|line| line.strip_prefix(' ').or_else(|| line.strip_prefix('-')))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::Session;
+    use crate::config::Config;
+    use crate::options::{lab_options, LabArgs};
+
+    /// The modules fixture reaches `src/shared.rs` from `src/f/g.rs`
+    /// through `#[path = "../shared.rs"]`.
+    #[test]
+    fn a_saved_file_finds_its_mutants_named_through_a_parent_step() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/modules");
+        let options = lab_options(&LabArgs::default(), &Config::default()).unwrap();
+        let mut session = Session::open(&root, options).unwrap();
+        let saved = session
+            .relative_path(&session.root().join("src/shared.rs"))
+            .unwrap();
+        let mutants = session.mutants_of(&saved).unwrap();
+        assert!(!mutants.is_empty(), "{saved} has mutants");
+        for mutant in &mutants {
+            assert!(
+                mutant.name.starts_with("src/f/../shared.rs:"),
+                "{}",
+                mutant.name
+            );
+        }
+        let by_name = session.mutants_of("src/f/../shared.rs").unwrap();
+        assert_eq!(by_name.len(), mutants.len());
+        assert_eq!(
+            session.file_path("src/f/../shared.rs"),
+            session.root().join("src/shared.rs")
+        );
+        assert!(session.source_files().contains(&"src/shared.rs".to_owned()));
+    }
 }

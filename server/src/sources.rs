@@ -47,9 +47,10 @@ fn discover_package(
         .iter()
         .map(|path| (path.clone(), true))
         .collect();
+    // By normalised path: one file reached by two names is read once.
     let mut seen: HashSet<String> = HashSet::new();
     while let Some((path, owns_directory)) = queue.pop_front() {
-        if !seen.insert(path.clone()) {
+        if !seen.insert(file_key(&path)) {
             continue;
         }
         let code = read_source(&root.join(&path)).with_context(|| format!("cannot read {path}"))?;
@@ -87,8 +88,10 @@ fn read_source(path: &Path) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("the file is not valid UTF-8"))
 }
 
-/// Finds the file of a `mod name;` declaration. Returns the path and whether
-/// that file owns its directory (it is a `mod.rs` or was named by `#[path]`).
+/// Finds the file of a `mod name;` declaration. Returns its path as
+/// cargo-mutants names it (the directory joined with a `#[path]` as
+/// written: `src/dir/../x.rs`) and whether that file owns its directory (it
+/// is a `mod.rs` or was named by `#[path]`).
 fn resolve_module(
     root: &Path,
     parent: &str,
@@ -105,15 +108,17 @@ fn resolve_module(
         child.span.start.line, child.span.start.column
     );
     for candidate in &candidates {
-        let Some(path) = normalize(candidate) else {
+        if normalize(candidate).is_none() {
             return Err(format!(
                 "{location}: module `{}` is outside the workspace ({candidate}); not mutated",
                 child.name
             ));
-        };
-        if root.join(&path).is_file() {
+        }
+        // Resolved by the file system, as rustc and cargo-mutants do: `dir`
+        // in `dir/../x.rs` must exist.
+        if root.join(candidate).is_file() {
             let owns = child.path_attribute.is_some() || candidate.ends_with("/mod.rs");
-            return Ok((path, owns));
+            return Ok((candidate.clone(), owns));
         }
     }
     Err(format!(
@@ -158,17 +163,35 @@ pub fn module_candidates(
     }
 }
 
+/// `dir/rest` as cargo-mutants' paths print (camino's components joined
+/// with `/`): empty and `.` parts dropped, except a leading `.`, and `..`
+/// kept as written.
 fn join(dir: &str, rest: &str) -> String {
-    if dir.is_empty() {
+    let joined = if dir.is_empty() {
         rest.to_owned()
     } else {
         format!("{dir}/{rest}")
-    }
+    };
+    joined
+        .split('/')
+        .enumerate()
+        .filter(|&(i, part)| !part.is_empty() && (part != "." || i == 0))
+        .map(|(_, part)| part)
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
-/// Folds `a/../b` into `b`, so one file has one name; `None` when the path
-/// climbs above the workspace root.
-fn normalize(path: &str) -> Option<String> {
+/// The relative path of the file a mutant's path names: `src/x.rs` for
+/// `src/dir/../x.rs`. Files are keyed by it wherever a saved file's path
+/// must find them (the language server).
+pub fn file_key(name: &str) -> String {
+    normalize(name).unwrap_or_else(|| name.to_owned())
+}
+
+/// Folds `a/../b` into `b`, the file's one path whatever the name a
+/// `#[path]` gave it (`src/dir/../x.rs` is `src/x.rs`); `None` when the
+/// path climbs above the workspace root.
+pub fn normalize(path: &str) -> Option<String> {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
@@ -246,6 +269,18 @@ mod tests {
                 vec![module("m", Some("elsewhere")), module("x", None)]
             ),
             ["src/elsewhere/x.rs", "src/elsewhere/x/mod.rs"]
+        );
+    }
+
+    #[test]
+    fn path_attributes_keep_parent_steps_as_cargo_mutants_names_them() {
+        assert_eq!(
+            candidates("src/f/g.rs", false, vec![module("x", Some("../x.rs"))]),
+            ["src/f/../x.rs"]
+        );
+        assert_eq!(
+            candidates("src/lib.rs", true, vec![module("x", Some("./gen//x.rs"))]),
+            ["src/gen/x.rs"]
         );
     }
 

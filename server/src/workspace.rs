@@ -12,7 +12,8 @@ use crate::mutate::Edition;
 pub struct Workspace {
     /// Absolute path of the workspace root directory.
     pub root: PathBuf,
-    /// Members, in cargo's order.
+    /// Members, sorted by name (cargo-mutants' order, which `--shard`
+    /// depends on).
     pub packages: Vec<Package>,
     /// Names of the default members (all members when cargo does not say).
     default_members: Vec<String>,
@@ -26,7 +27,8 @@ pub struct Package {
     /// (empty for the root package).
     pub dir: String,
     /// Root files of the targets that are mutated (lib, bin, proc-macro…),
-    /// relative to the workspace root, `/`-separated, without duplicates.
+    /// relative to the workspace root, `/`-separated, sorted, without
+    /// duplicates (as cargo-mutants walks them).
     pub root_files: Vec<String>,
     pub edition: Edition,
 }
@@ -76,17 +78,14 @@ impl Workspace {
                 .parent()
                 .context("manifest path has no parent")?
                 .as_std_path();
-            let mut root_files: Vec<String> = Vec::new();
-            for target in &package.targets {
-                if !target.kind.iter().any(is_mutated_kind) {
-                    continue;
-                }
-                if let Some(path) = relative(target.src_path.as_std_path()) {
-                    if !root_files.contains(&path) {
-                        root_files.push(path);
-                    }
-                }
-            }
+            let mut root_files: Vec<String> = package
+                .targets
+                .iter()
+                .filter(|target| target.kind.iter().any(is_mutated_kind))
+                .filter_map(|target| relative(target.src_path.as_std_path()))
+                .collect();
+            root_files.sort();
+            root_files.dedup();
             packages.push(Package {
                 name: package.name.to_string(),
                 version: package.version.to_string(),
@@ -95,6 +94,9 @@ impl Workspace {
                 edition: Edition::from_cargo(package.edition.as_str()),
             });
         }
+        // cargo metadata lists packages by package id; cargo-mutants sorts
+        // them by name, and the mutant list (so each shard) follows.
+        packages.sort_by(|a, b| a.name.cmp(&b.name));
         let default_members: Vec<String> = if metadata.workspace_default_members.is_available() {
             metadata
                 .workspace_default_packages()
@@ -115,12 +117,13 @@ impl Workspace {
     pub fn select(&self, selection: &PackageSelection, start_dir: &Path) -> Result<Vec<&Package>> {
         match selection {
             PackageSelection::Workspace => Ok(self.packages.iter().collect()),
-            PackageSelection::Named(names) => names
-                .iter()
+            // In name order whatever the order given, as cargo-mutants.
+            PackageSelection::Named(names) => sorted(names)
+                .into_iter()
                 .map(|name| {
                     self.packages
                         .iter()
-                        .find(|p| &p.name == name)
+                        .find(|p| p.name == name)
                         .with_context(|| {
                             let known: Vec<&str> =
                                 self.packages.iter().map(|p| p.name.as_str()).collect();
@@ -155,6 +158,12 @@ impl Workspace {
             }
         }
     }
+}
+
+fn sorted(names: &[String]) -> Vec<&str> {
+    let mut names: Vec<&str> = names.iter().map(String::as_str).collect();
+    names.sort_unstable();
+    names
 }
 
 fn is_mutated_kind(kind: &TargetKind) -> bool {

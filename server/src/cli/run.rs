@@ -11,15 +11,13 @@ use serde::Serialize;
 use mutiny::config::Config;
 use mutiny::console::Console;
 use mutiny::exit_code;
-use mutiny::in_diff::ChangedLines;
 use mutiny::lab::{BaselineMode, Cancel, Event, Lab, LabOptions};
 use mutiny::mutate::Mutant;
 use mutiny::options::{self, LabArgs};
 use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
-use mutiny::shard::{Shard, Sharding};
 
-use crate::{select_mutants, write_stdout, SelectArgs};
+use crate::{narrow, select_mutants, write_stdout, NarrowArgs, SelectArgs};
 
 /// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: i32 = 130;
@@ -50,6 +48,18 @@ pub struct RunArgs {
     /// Build timeout in seconds [default: none].
     #[arg(long, value_name = "SECS")]
     build_timeout: Option<f64>,
+    /// Build timeout as a multiple of the baseline build time [default: none].
+    #[arg(long, value_name = "X", conflicts_with = "build_timeout")]
+    build_timeout_multiplier: Option<f64>,
+    /// Copy `.git` and other VCS directories into the scratch copies.
+    #[arg(long, value_name = "BOOL")]
+    copy_vcs: Option<bool>,
+    /// Copy the workspace's top-level `target/` into the scratch copies.
+    #[arg(long, value_name = "BOOL")]
+    copy_target: Option<bool>,
+    /// Leave out files that `.gitignore` ignores from the scratch copies [default: true].
+    #[arg(long, value_name = "BOOL")]
+    gitignore: Option<bool>,
     /// Test the unmutated tree first (`run`), or trust that it passes (`skip`).
     #[arg(long, value_name = "run|skip", default_value = "run")]
     baseline: String,
@@ -62,16 +72,8 @@ pub struct RunArgs {
     /// Run these packages' tests for each mutant (repeatable).
     #[arg(long, value_name = "PKG", conflicts_with = "test_workspace")]
     test_package: Vec<String>,
-    /// Test only mutants on lines this unified diff changes.
-    #[arg(long, value_name = "FILE")]
-    in_diff: Option<PathBuf>,
-    /// Test only shard K of N (K counts from 0): N jobs with K = 0..N-1
-    /// together test every mutant once.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
-    /// How mutants are dealt to shards: slice or round-robin [default: slice].
-    #[arg(long, value_name = "METHOD", requires = "shard")]
-    sharding: Option<String>,
+    #[command(flatten)]
+    narrow: NarrowArgs,
     /// Pass this argument to every cargo command (repeatable).
     #[arg(long = "cargo-arg", value_name = "ARG", allow_hyphen_values = true)]
     cargo_args: Vec<String>,
@@ -101,7 +103,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
     let config = &selected.config;
     let mutants = selected.mutants;
-    let mutants = narrow(mutants, args, config)?;
+    let mutants = narrow(mutants, &args.narrow, config)?;
     let mutants: Vec<Arc<Mutant>> = mutants.into_iter().map(Arc::new).collect();
     let mut console = Console::new(mutants.len(), args.json);
     let workspace = &selected.workspace;
@@ -188,25 +190,6 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     finish(args, &console, &outcomes, &counts, counts.exit_code())
 }
 
-/// Keeps the mutants on lines `--in-diff` changes, then this `--shard`'s.
-fn narrow(mut mutants: Vec<Mutant>, args: &RunArgs, config: &Config) -> Result<Vec<Mutant>> {
-    if let Some(diff_file) = &args.in_diff {
-        let text = std::fs::read_to_string(diff_file)
-            .with_context(|| format!("cannot read the diff {}", diff_file.display()))?;
-        let changed = ChangedLines::parse(&text)
-            .with_context(|| format!("cannot use {} as a diff", diff_file.display()))?;
-        mutants.retain(|m| changed.touches(m));
-    }
-    if let Some(shard) = args.shard {
-        let sharding: Sharding = match args.sharding.as_ref().or(config.sharding.as_ref()) {
-            Some(name) => name.parse()?,
-            None => Sharding::default(),
-        };
-        mutants = sharding.select(shard, mutants);
-    }
-    Ok(mutants)
-}
-
 /// The lab's options from the flags and the config; `log_dir` is left empty
 /// for the caller to fill.
 fn lab_options(args: &RunArgs, config: &Config) -> Result<LabOptions> {
@@ -221,6 +204,10 @@ fn lab_options(args: &RunArgs, config: &Config) -> Result<LabOptions> {
         timeout_multiplier: args.timeout_multiplier,
         minimum_test_timeout: args.minimum_test_timeout,
         build_timeout: args.build_timeout,
+        build_timeout_multiplier: args.build_timeout_multiplier,
+        copy_vcs: args.copy_vcs,
+        copy_target: args.copy_target,
+        gitignore: args.gitignore,
         baseline,
         test_tool: args.test_tool.clone(),
         test_workspace: args.test_workspace,

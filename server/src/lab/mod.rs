@@ -25,7 +25,7 @@ use crate::outcome::{Phase, PhaseResult, Scenario, ScenarioOutcome};
 use crate::workspace::Workspace;
 use cargo::{CargoOptions, PackageArgs, TestScope};
 use process::Ended;
-use scratch::ScratchTree;
+use scratch::{CopyOptions, ScratchTree};
 pub use timeouts::Timeouts;
 
 /// A flag that stops a run: jobs stop taking mutants and running commands
@@ -74,6 +74,8 @@ pub struct LabOptions {
     pub cargo: CargoOptions,
     pub test_scope: TestScope,
     pub timeouts: Timeouts,
+    /// What the scratch copies hold besides the sources.
+    pub copy: CopyOptions,
     pub baseline: BaselineMode,
     /// Where each scenario's log goes (`baseline.log`, one per mutant).
     pub log_dir: PathBuf,
@@ -118,6 +120,10 @@ pub struct Lab {
     /// Each package's test timeout, from the baseline that tested it: a
     /// fast package's baseline must not shorten a slow one's timeout.
     test_timeouts: HashMap<String, Duration>,
+    /// The longest baseline build, once one passed (the first, cold one: the
+    /// language server's later baselines build incrementally, and must not
+    /// shorten the build timeout).
+    baseline_build: Option<Duration>,
 }
 
 impl Lab {
@@ -130,13 +136,14 @@ impl Lab {
             .iter()
             .map(|p| (p.name.clone(), format!("{}@{}", p.name, p.version)))
             .collect();
-        let tree = ScratchTree::copy_from(&workspace.root)?;
+        let tree = ScratchTree::copy_from(&workspace.root, options.copy)?;
         Ok(Lab {
             options,
             source_root: workspace.root.clone(),
             package_specs,
             trees: vec![tree],
             test_timeouts: HashMap::new(),
+            baseline_build: None,
         })
     }
 
@@ -144,7 +151,7 @@ impl Lab {
     /// user saved files); returns the relative paths that changed.
     pub fn sync(&mut self) -> Result<Vec<PathBuf>> {
         let mut changed = Vec::new();
-        for tree in &self.trees {
+        for tree in &mut self.trees {
             changed = tree.sync_from(&self.source_root)?;
         }
         Ok(changed)
@@ -177,7 +184,7 @@ impl Lab {
             &packages,
             &log_path,
             &self.options,
-            None,
+            (self.options.timeouts.build, None),
             cancel,
         )?
         else {
@@ -191,6 +198,7 @@ impl Lab {
                 let package = &mutant.source_file.package;
                 self.test_timeouts.insert(package.clone(), timeout);
             }
+            self.baseline_build = self.baseline_build.max(outcome.duration(Phase::Build));
             on_event(&Event::TestTimeout(timeout));
         }
         Ok(Some(outcome))
@@ -210,6 +218,7 @@ impl Lab {
             let copy = self.trees[0].duplicate()?;
             self.trees.push(copy);
         }
+        let build_timeout = self.options.timeouts.build_timeout(self.baseline_build);
         if mutants
             .iter()
             .any(|m| !self.test_timeouts.contains_key(&m.source_file.package))
@@ -236,6 +245,7 @@ impl Lab {
                     log_paths: &log_paths,
                     next: &next,
                     stop: &stop,
+                    build_timeout,
                 };
                 let sender = sender.clone();
                 scope.spawn(move || {
@@ -310,6 +320,7 @@ struct Worker<'a> {
     log_paths: &'a [PathBuf],
     next: &'a AtomicUsize,
     stop: &'a Cancel,
+    build_timeout: Option<Duration>,
 }
 
 impl Worker<'_> {
@@ -338,7 +349,10 @@ impl Worker<'_> {
                 &self.lab.mutant_packages(mutant),
                 &self.log_paths[index],
                 &self.lab.options,
-                Some(self.lab.test_timeout(&mutant.source_file.package)),
+                (
+                    self.build_timeout,
+                    Some(self.lab.test_timeout(&mutant.source_file.package)),
+                ),
                 self.stop,
             );
             std::fs::write(&path, mutant.source_file.code.as_bytes())
@@ -354,14 +368,14 @@ impl Worker<'_> {
 }
 
 /// Builds then tests one scenario in the tree at `root`, logging to
-/// `log_path`. `None` when cancelled.
+/// `log_path`, within the (build, test) `timeouts`. `None` when cancelled.
 fn run_scenario(
     root: &Path,
     scenario: Scenario,
     packages: &PackageArgs,
     log_path: &Path,
     options: &LabOptions,
-    test_timeout: Option<Duration>,
+    (build_timeout, test_timeout): (Option<Duration>, Option<Duration>),
     cancel: &Cancel,
 ) -> Result<Option<ScenarioOutcome>> {
     let mut log =
@@ -377,10 +391,7 @@ fn run_scenario(
     }
     let env = cargo::env(root, &options.cargo);
     let mut phase_results = Vec::new();
-    for (phase, timeout) in [
-        (Phase::Build, options.timeouts.build),
-        (Phase::Test, test_timeout),
-    ] {
+    for (phase, timeout) in [(Phase::Build, build_timeout), (Phase::Test, test_timeout)] {
         let argv = cargo::argv(phase, packages, &options.cargo);
         let start = Instant::now();
         let niceness = options.niceness;

@@ -1,69 +1,123 @@
 //! Scratch trees: copies of the workspace in which mutants are applied. The
 //! user's tree is only ever read.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
 use crate::manifest;
 
-/// Directory names never copied: build output, version control, and the
-/// output of earlier runs.
-const NEVER_COPIED: &[&str] = &[
-    "target",
-    ".git",
-    ".hg",
-    ".svn",
-    ".bzr",
-    ".jj",
-    ".pijul",
-    "_darcs",
-    "mutants.out",
-    "mutants.out.old",
-];
+/// Version-control directories, copied only with `copy_vcs` (as in
+/// cargo-mutants).
+const VCS_DIRS: &[&str] = &[".git", ".hg", ".bzr", ".svn", "_darcs", ".jj", ".pijul"];
+
+/// The build output directory, at the top of the tree.
+const TARGET_DIR: &str = "target";
+
+/// The output of earlier runs, never copied.
+const OUTPUT_DIRS: &[&str] = &["mutants.out", "mutants.out.old"];
+
+/// What goes into a scratch copy besides the sources, from
+/// `.cargo/mutants.toml`'s keys of the same names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CopyOptions {
+    /// Copy `.git` and the other VCS directories (for tests that need them).
+    pub copy_vcs: bool,
+    /// Copy the workspace's top-level `target/` (a warm start for the
+    /// baseline build).
+    pub copy_target: bool,
+    /// Leave out what `.gitignore` files ignore.
+    pub gitignore: bool,
+}
+
+impl Default for CopyOptions {
+    /// mutiny honours `.gitignore` unless told not to (cargo-mutants 27
+    /// does not by default; see the user guide's differences).
+    fn default() -> Self {
+        CopyOptions {
+            copy_vcs: false,
+            copy_target: false,
+            gitignore: true,
+        }
+    }
+}
 
 /// A copy of a source tree in a temporary directory, deleted on drop.
 #[derive(Debug)]
 pub struct ScratchTree {
     dir: tempfile::TempDir,
     root: PathBuf,
+    copy: CopyOptions,
+    /// What came from the user's tree (relative paths of files, symlinks
+    /// and directories, not the `target/` build output): what a sync may
+    /// delete again. Anything else in the tree (build output, a generated
+    /// `Cargo.lock`) is the tree's own.
+    from_source: BTreeSet<PathBuf>,
 }
 
 impl ScratchTree {
     /// Copies the tree at `source` (a workspace root), leaving out what
-    /// `.gitignore` files ignore and the directories in `NEVER_COPIED`.
+    /// `copy` leaves out (by default what `.gitignore` files ignore, VCS
+    /// directories and the top-level `target/`) and earlier runs' output.
     /// Relative path dependencies that point outside the tree are rewritten
     /// to absolute paths in the copy so that it still builds.
-    pub fn copy_from(source: &Path) -> Result<ScratchTree> {
+    pub fn copy_from(source: &Path, copy: CopyOptions) -> Result<ScratchTree> {
         let (dir, root) = new_scratch_dir(source)?;
-        for_each_source_entry(source, |relative, from, file_type| {
+        let mut from_source = BTreeSet::new();
+        for_each_source_entry(source, copy, |relative, from, file_type| {
             let to = root.join(relative);
-            if is_manifest(from, file_type) {
-                write_file(&to, &manifest::copy_text(source, relative)?)
-            } else {
-                copy_entry(from, &to, file_type)
+            if !relative.starts_with(TARGET_DIR) {
+                from_source.insert(relative.to_owned());
+            }
+            match rewritten_text(source, relative, file_type) {
+                Some(text) => write_file(&to, &text?),
+                None => copy_entry(from, &to, file_type),
             }
         })?;
-        Ok(ScratchTree { dir, root })
+        Ok(ScratchTree {
+            dir,
+            root,
+            copy,
+            from_source,
+        })
     }
 
     /// Brings the copy up to date with `source` (the tree it was copied
     /// from): files whose content differs are copied again with a new
-    /// modification time, so cargo rebuilds what they feed. Returns the
-    /// relative paths that changed. Files deleted from `source` stay.
-    pub fn sync_from(&self, source: &Path) -> Result<Vec<PathBuf>> {
+    /// modification time, so cargo rebuilds what they feed; files (and the
+    /// directories they leave empty) that are gone from `source` or now
+    /// ignored are deleted, so a deleted test no longer runs here. The
+    /// tree's own files (`target/`, a generated `Cargo.lock`) are left
+    /// alone. Returns the relative paths that changed or were deleted.
+    pub fn sync_from(&mut self, source: &Path) -> Result<Vec<PathBuf>> {
         let mut changed = Vec::new();
-        for_each_source_entry(source, |relative, from, file_type| {
+        let mut now = BTreeSet::new();
+        // The tree's build output is its own: the user's `target/` is
+        // copied at most once, at the start.
+        let copy = CopyOptions {
+            copy_target: false,
+            ..self.copy
+        };
+        for_each_source_entry(source, copy, |relative, from, file_type| {
+            now.insert(relative.to_owned());
             let to = self.root.join(relative);
             if file_type.is_dir() {
                 std::fs::create_dir_all(&to)?;
                 return Ok(());
             }
+            if file_type.is_symlink() {
+                if std::fs::symlink_metadata(&to).is_err() {
+                    copy_symlink(from, &to)?;
+                    changed.push(relative.to_owned());
+                }
+                return Ok(());
+            }
             if !file_type.is_file() {
                 return Ok(());
             }
-            if is_manifest(from, file_type) {
-                let text = manifest::copy_text(source, relative)?;
+            if let Some(text) = rewritten_text(source, relative, file_type) {
+                let text = text?;
                 if std::fs::read(&to).ok().as_deref() == Some(text.as_bytes()) {
                     return Ok(());
                 }
@@ -77,6 +131,26 @@ impl ScratchTree {
             changed.push(relative.to_owned());
             Ok(())
         })?;
+        // Deepest first, so a directory's files go before the directory.
+        let gone: Vec<PathBuf> = self.from_source.difference(&now).cloned().collect();
+        for gone in gone.into_iter().rev() {
+            let path = self.root.join(&gone);
+            let Ok(metadata) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if metadata.is_dir() {
+                // A directory that still holds the tree's own files (build
+                // output of a build script, say) stays.
+                if std::fs::remove_dir(&path).is_err() {
+                    continue;
+                }
+            } else {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot delete {}", path.display()))?;
+            }
+            changed.push(gone);
+        }
+        self.from_source = now;
         Ok(changed)
     }
 
@@ -100,7 +174,12 @@ impl ScratchTree {
                 }
             }
         }
-        Ok(ScratchTree { dir, root })
+        Ok(ScratchTree {
+            dir,
+            root,
+            copy: self.copy,
+            from_source: self.from_source.clone(),
+        })
     }
 
     /// The copy's root, corresponding to the source tree's root.
@@ -115,22 +194,32 @@ impl ScratchTree {
 }
 
 /// Calls `visit(relative, path, type)` for each entry of the user's tree
-/// that belongs in a scratch copy: not ignored by `.gitignore`, not under a
-/// directory of `NEVER_COPIED`. Directories come before their contents.
+/// that belongs in a scratch copy, as cargo-mutants chooses them: not
+/// `mutants.out`, not VCS directories or the top-level `target/` unless
+/// `copy` says so, not ignored by `.gitignore` when `copy.gitignore`.
+/// Directories come before their contents.
 fn for_each_source_entry(
     source: &Path,
+    copy: CopyOptions,
     mut visit: impl FnMut(&Path, &Path, std::fs::FileType) -> Result<()>,
 ) -> Result<()> {
+    let top_level_target = source.join(TARGET_DIR);
     let walk = ignore::WalkBuilder::new(source)
         .hidden(false)
-        .git_ignore(true)
+        .ignore(false)
+        .git_ignore(copy.gitignore)
         .git_exclude(false)
         .git_global(false)
         .require_git(false)
         .parents(false)
-        .filter_entry(|entry| {
-            !(entry.file_type().is_some_and(|t| t.is_dir())
-                && NEVER_COPIED.contains(&entry.file_name().to_string_lossy().as_ref()))
+        .filter_entry(move |entry| {
+            if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            let name = entry.file_name().to_string_lossy();
+            !(OUTPUT_DIRS.contains(&name.as_ref())
+                || (!copy.copy_vcs && VCS_DIRS.contains(&name.as_ref()))
+                || (!copy.copy_target && entry.path() == top_level_target))
         })
         .build();
     for entry in walk {
@@ -148,8 +237,27 @@ fn for_each_source_entry(
     Ok(())
 }
 
-fn is_manifest(path: &Path, file_type: std::fs::FileType) -> bool {
-    file_type.is_file() && path.file_name() == Some("Cargo.toml".as_ref())
+/// The text a file gets in scratch copies when it is not copied byte for
+/// byte: every manifest, and the workspace's cargo config, with relative
+/// paths that leave the workspace made absolute (the copy is elsewhere).
+fn rewritten_text(
+    source: &Path,
+    relative: &Path,
+    file_type: std::fs::FileType,
+) -> Option<Result<String>> {
+    if !file_type.is_file() {
+        return None;
+    }
+    if relative.file_name() == Some("Cargo.toml".as_ref()) {
+        Some(manifest::copy_text(source, relative))
+    } else if [".cargo/config.toml", ".cargo/config"]
+        .iter()
+        .any(|config| relative == Path::new(config))
+    {
+        Some(manifest::config_copy_text(source, relative))
+    } else {
+        None
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
@@ -219,7 +327,7 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    use super::ScratchTree;
+    use super::{CopyOptions, ScratchTree};
 
     fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
         let mut out = BTreeMap::new();
@@ -261,9 +369,10 @@ mod tests {
         write(root, "target/debug/x", "binary");
         write(root, ".git/HEAD", "ref: refs/heads/main");
         write(root, "mutants.out/outcomes.json", "{}");
+        write(root, "src/target/mod.rs", "// a module named target");
         let before = files(root);
 
-        let scratch = ScratchTree::copy_from(root).unwrap();
+        let scratch = ScratchTree::copy_from(root, CopyOptions::default()).unwrap();
         let copied: Vec<String> = files(scratch.root()).into_keys().collect();
         assert_eq!(
             copied,
@@ -271,7 +380,8 @@ mod tests {
                 ".cargo/mutants.toml",
                 ".gitignore",
                 "Cargo.toml",
-                "src/lib.rs"
+                "src/lib.rs",
+                "src/target/mod.rs"
             ]
         );
         assert_eq!(files(root), before, "the source tree is unchanged");
@@ -282,9 +392,73 @@ mod tests {
     }
 
     #[test]
+    fn cargo_config_paths_leaving_the_tree_become_absolute_in_the_copy() {
+        let outer = tempfile::tempdir().unwrap();
+        let root = outer.path().join("ws");
+        write(&root, ".cargo/config.toml", "paths = [\"../patched\"]\n");
+        write(
+            &root,
+            "sub/.cargo/config.toml",
+            "paths = [\"../patched\"]\n",
+        );
+        let scratch = ScratchTree::copy_from(&root, CopyOptions::default()).unwrap();
+        let patched = outer.path().join("patched");
+        let config = std::fs::read_to_string(scratch.root().join(".cargo/config.toml")).unwrap();
+        assert_eq!(
+            config,
+            format!("paths = [{:?}]\n", patched.display().to_string())
+        );
+        let nested =
+            std::fs::read_to_string(scratch.root().join("sub/.cargo/config.toml")).unwrap();
+        assert_eq!(
+            nested, "paths = [\"../patched\"]\n",
+            "inside the copy, it still holds"
+        );
+    }
+
+    #[test]
+    fn copy_options_bring_vcs_target_and_ignored_files_along() {
+        let source = tempfile::tempdir().unwrap();
+        let root = source.path();
+        write(root, "Cargo.toml", "[package]\nname = \"x\"\n");
+        write(root, ".gitignore", "*.log\n");
+        write(root, "debug.log", "noise");
+        write(root, "target/debug/x", "binary");
+        write(root, ".git/HEAD", "ref: refs/heads/main");
+        write(root, "mutants.out/outcomes.json", "{}");
+        let copied = |copy: CopyOptions| -> Vec<String> {
+            let scratch = ScratchTree::copy_from(root, copy).unwrap();
+            files(scratch.root()).into_keys().collect()
+        };
+        let none = CopyOptions::default();
+        assert_eq!(copied(none), [".gitignore", "Cargo.toml"]);
+        let vcs = CopyOptions {
+            copy_vcs: true,
+            ..none
+        };
+        assert_eq!(copied(vcs), [".git/HEAD", ".gitignore", "Cargo.toml"]);
+        let target = CopyOptions {
+            copy_target: true,
+            ..none
+        };
+        assert_eq!(
+            copied(target),
+            [".gitignore", "Cargo.toml", "target/debug/x"]
+        );
+        let ignored_too = CopyOptions {
+            gitignore: false,
+            ..none
+        };
+        assert_eq!(
+            copied(ignored_too),
+            [".gitignore", "Cargo.toml", "debug.log"]
+        );
+    }
+
+    #[test]
     fn copied_files_are_byte_identical() {
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/modules");
-        let scratch = ScratchTree::copy_from(&source).unwrap();
+        let scratch = ScratchTree::copy_from(&source, CopyOptions::default()).unwrap();
         let mut expected = files(&source);
         expected.retain(|path, _| !path.starts_with("target/"));
         assert_eq!(files(scratch.root()), expected);
@@ -301,7 +475,7 @@ mod tests {
         );
         write(&root, "src/lib.rs", "pub fn f() {}\n");
         write(&root, "src/other.rs", "pub fn g() {}\n");
-        let scratch = ScratchTree::copy_from(&root).unwrap();
+        let mut scratch = ScratchTree::copy_from(&root, CopyOptions::default()).unwrap();
         let manifest = std::fs::read_to_string(scratch.root().join("Cargo.toml")).unwrap();
         assert!(manifest.contains(&outer.path().join("helper").display().to_string()));
 
@@ -316,5 +490,57 @@ mod tests {
             expected.insert("Cargo.toml".into(), manifest.into_bytes());
             expected
         });
+    }
+
+    #[test]
+    fn sync_deletes_what_left_the_source_or_is_now_ignored_but_not_the_trees_own_files() {
+        let source = tempfile::tempdir().unwrap();
+        let root = source.path();
+        write(root, "Cargo.toml", "[package]\nname = \"x\"\n");
+        write(root, "src/lib.rs", "pub fn f() {}\n");
+        write(root, "tests/x.rs", "#[test]\nfn t() {}\n");
+        write(root, "tests/data/input.txt", "data");
+        write(root, "notes.md", "notes");
+        let mut scratch = ScratchTree::copy_from(root, CopyOptions::default()).unwrap();
+        // What the tree makes itself: build output, a resolved lock file.
+        write(scratch.root(), "target/debug/x", "binary");
+        write(scratch.root(), "Cargo.lock", "# generated");
+        assert!(scratch.sync_from(root).unwrap().is_empty());
+
+        std::fs::remove_file(root.join("tests/x.rs")).unwrap();
+        std::fs::remove_dir_all(root.join("tests/data")).unwrap();
+        write(root, ".gitignore", "notes.md\n");
+        let mut changed = scratch.sync_from(root).unwrap();
+        changed.sort();
+        assert_eq!(
+            changed,
+            [
+                Path::new(".gitignore"),
+                Path::new("notes.md"),
+                Path::new("tests/data"),
+                Path::new("tests/data/input.txt"),
+                Path::new("tests/x.rs"),
+            ]
+        );
+        let left: Vec<String> = files(scratch.root()).into_keys().collect();
+        assert_eq!(
+            left,
+            [
+                ".gitignore",
+                "Cargo.lock",
+                "Cargo.toml",
+                "src/lib.rs",
+                "target/debug/x"
+            ]
+        );
+        assert!(scratch.root().join("tests").is_dir(), "still in the source");
+        assert!(!scratch.root().join("tests/data").exists());
+
+        let mut copy = scratch.duplicate().unwrap();
+        write(root, "src/gone.rs", "");
+        copy.sync_from(root).unwrap();
+        std::fs::remove_file(root.join("src/gone.rs")).unwrap();
+        assert_eq!(copy.sync_from(root).unwrap(), [Path::new("src/gone.rs")]);
+        assert!(!copy.root().join("src/gone.rs").exists());
     }
 }

@@ -15,6 +15,9 @@ pub struct Timeouts {
     pub minimum: Duration,
     /// A build timeout (`--build-timeout`); none by default.
     pub build: Option<Duration>,
+    /// The multiple of the baseline build time that mutants' builds may
+    /// take (`--build-timeout-multiplier`), when no explicit build timeout.
+    pub build_multiplier: Option<f64>,
 }
 
 impl Default for Timeouts {
@@ -24,6 +27,7 @@ impl Default for Timeouts {
             multiplier: None,
             minimum: Duration::from_secs(20),
             build: None,
+            build_multiplier: None,
         }
     }
 }
@@ -41,6 +45,17 @@ impl Timeouts {
         };
         let scaled = (baseline_test.as_secs_f64() * self.multiplier.unwrap_or(5.0)).ceil();
         Duration::from_secs_f64(scaled).max(self.minimum)
+    }
+
+    /// The build timeout for mutants given how long the baseline build
+    /// took, if it ran: explicit, else `build_multiplier` × the baseline
+    /// build (not rounded, no minimum, as cargo-mutants), else none.
+    pub fn build_timeout(&self, baseline_build: Option<Duration>) -> Option<Duration> {
+        if self.build.is_some() {
+            return self.build;
+        }
+        let multiplier = self.build_multiplier?;
+        Duration::try_from_secs_f64(baseline_build?.as_secs_f64() * multiplier).ok()
     }
 }
 
@@ -65,5 +80,22 @@ mod tests {
         };
         assert_eq!(explicit.test_timeout(secs(30.0)), Duration::from_secs(3));
         assert_eq!(timeouts.test_timeout(None), FALLBACK_TEST_TIMEOUT);
+    }
+
+    #[test]
+    fn build_timeout_is_explicit_or_a_multiple_of_the_baseline_build() {
+        let secs = |s: u64| Some(Duration::from_secs(s));
+        assert_eq!(Timeouts::default().build_timeout(secs(40)), None);
+        let multiplied = Timeouts {
+            build_multiplier: Some(1.5),
+            ..Timeouts::default()
+        };
+        assert_eq!(multiplied.build_timeout(secs(40)), secs(60));
+        assert_eq!(multiplied.build_timeout(None), None, "no baseline ran");
+        let explicit = Timeouts {
+            build: secs(3),
+            ..multiplied
+        };
+        assert_eq!(explicit.build_timeout(secs(40)), secs(3));
     }
 }

@@ -25,6 +25,7 @@ use crate::mutate::Mutant;
 use crate::outcome::{Scenario, ScenarioOutcome, Verdict};
 use crate::position::SourceIndex;
 use crate::session::{Session, TestRun};
+use crate::sources;
 
 pub enum Job {
     /// Test the mutants of these files as saved.
@@ -284,8 +285,7 @@ impl Worker {
         let count = known.len();
         let mut by_uri: HashMap<String, Vec<(Arc<Mutant>, Verdict)>> = HashMap::new();
         for (mutant, verdict) in known {
-            let path = session.root().join(&mutant.source_file.path);
-            if let Some(uri) = Uri::from_file_path(path) {
+            if let Some(uri) = Uri::from_file_path(session.file_path(&mutant.source_file.path)) {
                 by_uri
                     .entry(uri.to_string())
                     .or_default()
@@ -347,7 +347,9 @@ impl Worker {
         let mut later = Vec::new();
         let mut uris: HashMap<String, Uri> = HashMap::new();
         for relative in &files {
-            let Some(uri) = Uri::from_file_path(session.root().join(relative)) else {
+            // `relative` may be a mutant's path (`src/dir/../x.rs`, for a
+            // re-test): the URI and the key are the file's own path.
+            let Some(uri) = Uri::from_file_path(session.file_path(relative)) else {
                 continue;
             };
             let found = match session.mutants_of(relative) {
@@ -392,7 +394,7 @@ impl Worker {
                 lock(&self.shared).documents.replace(&key, carried);
                 self.publish(&[key]);
             }
-            uris.insert(relative.clone(), uri);
+            uris.insert(sources::file_key(relative), uri);
         }
         let what = match files.as_slice() {
             [one] => one.clone(),
@@ -448,7 +450,7 @@ impl Worker {
             if let (Scenario::Mutant { mutant, .. }, Some(verdict)) =
                 (&outcome.scenario, outcome.verdict())
             {
-                if let Some(uri) = uris.get(&mutant.source_file.path) {
+                if let Some(uri) = uris.get(&sources::file_key(&mutant.source_file.path)) {
                     self.record(uri, mutant, verdict, cancel);
                 }
             }

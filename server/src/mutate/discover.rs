@@ -518,8 +518,11 @@ fn next_token(node: &SyntaxNode) -> Option<SyntaxToken> {
         .find(|token| !token.kind().is_trivia())
 }
 
+/// The module's `#[path = "…"]`, or else the `#![path = "…"]` inside an
+/// inline module's braces (which names the directory of the modules
+/// declared in it), as rustc and cargo-mutants read them.
 fn path_attribute(module: &ast::Module) -> Option<String> {
-    module.attrs().find_map(|attr| match attr.meta()? {
+    ast::attrs_including_inner(module).find_map(|attr| match attr.meta()? {
         ast::Meta::KeyValueMeta(kv) if kv.path()?.syntax().text() == "path" => match kv.expr()? {
             ast::Expr::Literal(literal) => match literal.kind() {
                 ast::LiteralKind::String(s) => s.value().ok().map(|v| v.into_owned()),

@@ -387,8 +387,8 @@ fn a_file_with_a_syntax_error_still_yields_its_intact_functions() {
 
 #[test]
 fn module_declarations_are_reported_with_their_inline_parents() {
-    let code =
-        "mod a;\n#[path = \"other.rs\"]\nmod b;\nmod c { mod d; }\n#[cfg(test)]\nmod tests;\n";
+    let code = "mod a;\n#[path = \"other.rs\"]\nmod b;\nmod c { mod d; }\n\
+                mod e { #![path = \"e_dir\"] mod f; }\n#[cfg(test)]\nmod tests;\n";
     let refs = generate(&source(code), &GenerateOptions::default()).module_refs;
     let rendered: Vec<Vec<(String, Option<String>)>> = refs
         .iter()
@@ -405,6 +405,10 @@ fn module_declarations_are_reported_with_their_inline_parents() {
             vec![("a".to_owned(), None)],
             vec![("b".to_owned(), Some("other.rs".to_owned()))],
             vec![("c".to_owned(), None), ("d".to_owned(), None)],
+            vec![
+                ("e".to_owned(), Some("e_dir".to_owned())),
+                ("f".to_owned(), None)
+            ],
         ]
     );
 }
