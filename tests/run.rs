@@ -392,12 +392,12 @@ fn all_caught_exits_0_with_every_mutant_caught() {
 fn build_timeout_multiplier_times_mutant_builds_from_the_baseline_build() {
     // A ten-thousandth of the baseline build is too short for cargo to
     // start: every mutant's build times out, which (as in cargo-mutants)
-    // makes it unviable. The baseline build itself is not limited.
+    // makes it a timeout, exit 3. The baseline build itself is not limited.
     let dir = fixture("all_caught");
     let run = run(&dir, &["--build-timeout-multiplier", "0.0001"]);
-    run.assert_exit(0);
-    assert_eq!(run.lines("unviable.txt"), list_names(&dir, &[]));
-    assert_counts(&run, [0, 0, 0, 13]);
+    run.assert_exit(3);
+    assert_eq!(run.lines("timeout.txt"), list_names(&dir, &[]));
+    assert_counts(&run, [0, 0, 13, 0]);
     let outcomes = run.json("outcomes.json");
     let build_statuses: Vec<&Value> = outcomes["outcomes"]
         .as_array()
