@@ -1394,3 +1394,37 @@ fn a_slow_packages_test_timeout_outlasts_a_fast_packages_later_baseline() {
     assert_eq!(server.ends()[2], "1 mutant tested, 1 missed");
     server.stop();
 }
+
+#[test]
+fn a_deleted_integration_test_no_longer_catches_mutants() {
+    let (
+        Example {
+            _dir,
+            root,
+            lib,
+            key,
+        },
+        mut server,
+    ) = tested_example();
+    // A new integration test catches `is_stable`'s 5 missed mutants…
+    let test_file = root.join("tests/stability.rs");
+    std::fs::create_dir_all(test_file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &test_file,
+        "use example::Version;\n\n#[test]\nfn only_major_versions_above_zero_are_stable() {\n    \
+         assert!(Version::parse(\"1.0.0\").unwrap().is_stable());\n    \
+         assert!(!Version::parse(\"0.1.0\").unwrap().is_stable());\n}\n",
+    )
+    .unwrap();
+    server.save(&test_file);
+    server.wait_until("the retest", |s| s.ends().len() == 2);
+    assert_eq!(server.ends()[1], "11 mutants tested, 6 missed");
+    // …and once it is deleted, the scratch copy loses it too: they are
+    // missed again.
+    std::fs::remove_file(&test_file).unwrap();
+    server.save(&lib);
+    server.wait_until("the file's run", |s| s.ends().len() == 3);
+    assert_eq!(server.ends()[2], "27 mutants tested, 11 missed");
+    assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+    server.stop();
+}
