@@ -236,9 +236,9 @@ impl Lab {
         let (sender, receiver) = mpsc::channel::<Result<Event>>();
         let mut outcomes = Vec::with_capacity(mutants.len());
         std::thread::scope(|scope| -> Result<()> {
-            for (job, tree) in self.trees.iter().take(jobs).enumerate() {
-                let worker = Worker {
-                    job,
+            for (number, tree) in self.trees.iter().take(jobs).enumerate() {
+                let job = Job {
+                    number,
                     tree,
                     lab: &*self,
                     mutants,
@@ -249,8 +249,8 @@ impl Lab {
                 };
                 let sender = sender.clone();
                 scope.spawn(move || {
-                    if let Err(err) = worker.run(&sender) {
-                        worker.stop.cancel();
+                    if let Err(err) = job.run(&sender) {
+                        job.stop.cancel();
                         let _ = sender.send(Err(err));
                     }
                 });
@@ -312,8 +312,9 @@ impl Lab {
 
 /// One job: takes the next mutant, applies it in its own tree, builds and
 /// tests, restores the file.
-struct Worker<'a> {
-    job: usize,
+struct Job<'a> {
+    /// Which job of the pool: 0 works in the baseline tree.
+    number: usize,
     tree: &'a ScratchTree,
     lab: &'a Lab,
     mutants: &'a [Arc<Mutant>],
@@ -323,7 +324,7 @@ struct Worker<'a> {
     build_timeout: Option<Duration>,
 }
 
-impl Worker<'_> {
+impl Job<'_> {
     fn run(&self, sender: &mpsc::Sender<Result<Event>>) -> Result<()> {
         loop {
             if self.stop.is_cancelled() {
@@ -335,7 +336,7 @@ impl Worker<'_> {
             };
             let _ = sender.send(Ok(Event::MutantStarted {
                 index,
-                job: self.job,
+                job: self.number,
             }));
             let path = self.tree.root().join(&mutant.source_file.path);
             std::fs::write(&path, mutant.mutated_code())

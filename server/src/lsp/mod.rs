@@ -41,7 +41,7 @@ use findings::{Documents, Finding};
 use publish::Message;
 use settings::Settings;
 use to_proto::{RETEST_COMMAND, SHOW_DIFF_COMMAND};
-use worker::Job;
+use worker::Task;
 
 const TEST_FILE_COMMAND: &str = "mutiny.testFile";
 const TEST_WORKSPACE_COMMAND: &str = "mutiny.testWorkspace";
@@ -137,7 +137,7 @@ fn inject_panic(point: &str) {
 #[derive(Default)]
 struct Engine {
     shared: Arc<Mutex<Shared>>,
-    jobs: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
+    tasks: Mutex<Option<std::sync::mpsc::Sender<Task>>>,
     worker: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
@@ -152,7 +152,7 @@ impl Engine {
     /// then deletes its scratch trees.
     fn stop(&self) {
         self.cancel_all();
-        lock(&self.jobs).take();
+        lock(&self.tasks).take();
         let worker = lock(&self.worker).take();
         if let Some(handle) = worker {
             let _ = handle.join();
@@ -200,7 +200,7 @@ impl Backend {
         // that still apply to their places in the new text. A job cancelled
         // before then (a newer save, `mutiny.cancel`) leaves them as they are.
         let cancel = self.new_cancel(&uri.to_string());
-        self.send_job(Job::TestFiles {
+        self.send_task(Task::TestFiles {
             paths: vec![path],
             cancel,
         });
@@ -243,9 +243,9 @@ impl Backend {
             .await;
     }
 
-    fn send_job(&self, job: Job) {
-        if let Some(jobs) = lock(&self.engine.jobs).as_ref() {
-            let _ = jobs.send(job);
+    fn send_task(&self, task: Task) {
+        if let Some(tasks) = lock(&self.engine.tasks).as_ref() {
+            let _ = tasks.send(task);
         }
     }
 
@@ -421,14 +421,14 @@ impl LanguageServer for Backend {
                 .await;
             return;
         };
-        let (jobs, job_receiver) = std::sync::mpsc::channel();
+        let (tasks, task_receiver) = std::sync::mpsc::channel();
         let shared = self.shared.clone();
         let settings = lock(&self.settings).clone();
         let handle = std::thread::Builder::new()
             .name("mutiny-worker".to_owned())
-            .spawn(move || worker::run(root, job_receiver, sender, shared, settings))
+            .spawn(move || worker::run(root, task_receiver, sender, shared, settings))
             .expect("spawn the worker thread");
-        *lock(&self.engine.jobs) = Some(jobs);
+        *lock(&self.engine.tasks) = Some(tasks);
         *lock(&self.engine.worker) = Some(handle);
     }
 
@@ -453,7 +453,7 @@ impl LanguageServer for Backend {
             match current.updated(Some(&params.settings)) {
                 Ok(settings) => {
                     *lock(&self.settings) = settings.clone();
-                    self.send_job(Job::Configure(Box::new(settings)));
+                    self.send_task(Task::Configure(Box::new(settings)));
                 }
                 Err(err) => {
                     self.send_message(Message::Show(MessageType::ERROR, format!("mutiny: {err}")))
@@ -592,12 +592,12 @@ impl LanguageServer for Backend {
                 }
                 TEST_WORKSPACE_COMMAND => {
                     let cancel = self.new_cancel("workspace");
-                    self.send_job(Job::TestWorkspace { cancel });
+                    self.send_task(Task::TestWorkspace { cancel });
                     Ok(None)
                 }
                 RETEST_COMMAND => {
                     let cancel = self.new_cancel(&format!("retest {}", strings.join(" ")));
-                    self.send_job(Job::Retest {
+                    self.send_task(Task::Retest {
                         names: strings,
                         cancel,
                     });

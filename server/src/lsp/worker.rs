@@ -27,7 +27,7 @@ use crate::position::SourceIndex;
 use crate::session::{Session, TestRun};
 use crate::sources;
 
-pub enum Job {
+pub enum Task {
     /// Test the mutants of these files as saved.
     TestFiles { paths: Vec<PathBuf>, cancel: Cancel },
     /// Test every source file of the workspace.
@@ -38,10 +38,10 @@ pub enum Job {
     Configure(Box<Settings>),
 }
 
-/// Opens the session, then runs jobs until the queue closes.
+/// Opens the session, then runs tasks until the queue closes.
 pub fn run(
     root: PathBuf,
-    jobs: Receiver<Job>,
+    tasks: Receiver<Task>,
     messages: UnboundedSender<Message>,
     shared: Arc<Mutex<Shared>>,
     settings: Settings,
@@ -58,7 +58,7 @@ pub fn run(
     };
     let Some(mut session) = worker.open_session(&root, &log_dir) else {
         // Drain the queue so senders never block; do nothing.
-        for _ in jobs {}
+        for _ in tasks {}
         return;
     };
     worker.log(
@@ -66,8 +66,8 @@ pub fn run(
         format!("mutiny: testing workspace {}", session.root().display()),
     );
     worker.restore(&mut session);
-    while let Ok(job) = jobs.recv() {
-        let handled = catch_unwind(AssertUnwindSafe(|| worker.handle(&mut session, job)));
+    while let Ok(task) = tasks.recv() {
+        let handled = catch_unwind(AssertUnwindSafe(|| worker.handle(&mut session, task)));
         let Err(payload) = handled else {
             continue;
         };
@@ -78,7 +78,7 @@ pub fn run(
         match worker.open_session(&root, &log_dir) {
             Some(fresh) => session = fresh,
             None => {
-                for _ in jobs.iter() {}
+                for _ in tasks.iter() {}
                 break;
             }
         }
@@ -141,12 +141,12 @@ impl Worker {
         Some(session)
     }
 
-    fn handle(&mut self, session: &mut Session, job: Job) {
-        if !matches!(job, Job::Configure(_)) {
+    fn handle(&mut self, session: &mut Session, task: Task) {
+        if !matches!(task, Task::Configure(_)) {
             self.follow_config(session);
         }
-        match job {
-            Job::TestFiles { paths, cancel } => {
+        match task {
+            Task::TestFiles { paths, cancel } => {
                 super::inject_panic("job");
                 let files: Vec<String> = paths
                     .iter()
@@ -167,15 +167,15 @@ impl Worker {
                 let scope = self.settings.scope;
                 self.test_files(session, files, None, scope, &cancel);
             }
-            Job::TestWorkspace { cancel } => {
+            Task::TestWorkspace { cancel } => {
                 let files = session.source_files();
                 self.test_files(session, files, None, Scope::File, &cancel);
             }
-            Job::Retest { names, cancel } => {
+            Task::Retest { names, cancel } => {
                 let files = self.files_of(&names);
                 self.test_files(session, files, Some(&names), Scope::File, &cancel);
             }
-            Job::Configure(settings) => {
+            Task::Configure(settings) => {
                 self.settings = *settings;
                 self.configure(session);
             }
