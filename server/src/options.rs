@@ -147,14 +147,14 @@ pub struct LabArgs {
 /// beyond this it is none.
 const MAX_TIMEOUT_MULTIPLIER: f64 = 1000.0;
 
-/// A timeout multiplier must be a positive number of times the baseline
-/// test time, no larger than `MAX_TIMEOUT_MULTIPLIER`.
+/// A timeout multiplier must be a positive number of times the baseline's
+/// time, no larger than `MAX_TIMEOUT_MULTIPLIER`.
 pub fn check_timeout_multiplier(multiplier: f64) -> Result<()> {
     if multiplier.is_finite() && multiplier > 0.0 && multiplier <= MAX_TIMEOUT_MULTIPLIER {
         Ok(())
     } else {
         bail!(
-            "must be a positive number of times the baseline test time, at most \
+            "must be a positive number of times the baseline's time, at most \
              {MAX_TIMEOUT_MULTIPLIER}, not {multiplier}"
         )
     }
@@ -163,8 +163,9 @@ pub fn check_timeout_multiplier(multiplier: f64) -> Result<()> {
 /// The lab's options from `args` and the config file (`log_dir` is left
 /// empty for the caller).
 pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
-    let secs = |s: f64| -> Result<Duration> {
-        Duration::try_from_secs_f64(s).map_err(|_| anyhow!("{s} is not a duration in seconds"))
+    let secs = |s: f64, name: &str| -> Result<Duration> {
+        Duration::try_from_secs_f64(s)
+            .map_err(|_| anyhow!("{name}: {s} is not a duration in seconds"))
     };
     let test_tool: TestTool = match args.test_tool.as_ref().or(config.test_tool.as_ref()) {
         Some(name) => name.parse().map_err(anyhow::Error::msg)?,
@@ -180,25 +181,36 @@ pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
         TestScope::Mutated
     };
     let join = |a: &[String], b: &[String]| a.iter().chain(b).cloned().collect::<Vec<_>>();
-    if let Some(multiplier) = args.timeout_multiplier {
-        check_timeout_multiplier(multiplier).context("--timeout-multiplier")?;
-    }
-    if let Some(multiplier) = config.timeout_multiplier {
-        check_timeout_multiplier(multiplier)
-            .context("timeout_multiplier in .cargo/mutants.toml")?;
+    for (multiplier, name) in [
+        (args.timeout_multiplier, "--timeout-multiplier"),
+        (
+            config.timeout_multiplier,
+            "timeout_multiplier in .cargo/mutants.toml",
+        ),
+        (args.build_timeout_multiplier, "--build-timeout-multiplier"),
+        (
+            config.build_timeout_multiplier,
+            "build_timeout_multiplier in .cargo/mutants.toml",
+        ),
+    ] {
+        if let Some(multiplier) = multiplier {
+            check_timeout_multiplier(multiplier).with_context(|| name.to_owned())?;
+        }
     }
     let mut timeouts = Timeouts {
         multiplier: args.timeout_multiplier.or(config.timeout_multiplier),
         ..Timeouts::default()
     };
     if let Some(t) = args.timeout {
-        timeouts.test = Some(secs(t)?);
+        timeouts.test = Some(secs(t, "--timeout")?);
     }
-    if let Some(t) = args.minimum_test_timeout.or(config.minimum_test_timeout) {
-        timeouts.minimum = secs(t)?;
+    if let Some(t) = args.minimum_test_timeout {
+        timeouts.minimum = secs(t, "--minimum-test-timeout")?;
+    } else if let Some(t) = config.minimum_test_timeout {
+        timeouts.minimum = secs(t, "minimum_test_timeout in .cargo/mutants.toml")?;
     }
     if let Some(t) = args.build_timeout {
-        timeouts.build = Some(secs(t)?);
+        timeouts.build = Some(secs(t, "--build-timeout")?);
     }
     timeouts.build_multiplier = args
         .build_timeout_multiplier
@@ -274,5 +286,35 @@ mod lab_tests {
         let defaults = lab_options(&LabArgs::default(), &Config::default()).unwrap();
         assert_eq!(defaults.copy, CopyOptions::default());
         assert_eq!(defaults.timeouts.build_multiplier, None);
+    }
+
+    #[test]
+    fn bad_timeouts_are_refused_naming_the_flag_or_key() {
+        let error = |args: LabArgs, config: &str| {
+            let config = Config::parse(config).unwrap();
+            format!("{:#}", lab_options(&args, &config).unwrap_err())
+        };
+        let args = |f: fn(&mut LabArgs)| {
+            let mut args = LabArgs::default();
+            f(&mut args);
+            args
+        };
+        for bad in [-1.0, 0.0, f64::NAN, f64::INFINITY, 1e300] {
+            let flag = LabArgs {
+                timeout_multiplier: Some(bad),
+                ..LabArgs::default()
+            };
+            let text = error(flag, "");
+            assert!(text.contains("--timeout-multiplier"), "{bad}: {text}");
+        }
+        let text = error(LabArgs::default(), "build_timeout_multiplier = -2.0\n");
+        assert!(
+            text.contains("build_timeout_multiplier in .cargo/mutants.toml"),
+            "{text}"
+        );
+        let text = error(LabArgs::default(), "minimum_test_timeout = -1.0\n");
+        assert!(text.contains("minimum_test_timeout"), "{text}");
+        let text = error(args(|a| a.timeout = Some(f64::NAN)), "");
+        assert!(text.contains("--timeout"), "{text}");
     }
 }
