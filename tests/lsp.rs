@@ -901,6 +901,21 @@ fn commands_settings_and_the_changed_functions_scope() {
     server.stop();
 }
 
+/// Writes the example's `tests/stability.rs`, an integration test that
+/// catches `is_stable`'s 5 missed mutants; returns its path.
+fn write_stability_test(root: &Path) -> PathBuf {
+    let test_file = root.join("tests/stability.rs");
+    std::fs::create_dir_all(test_file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &test_file,
+        "use example::Version;\n\n#[test]\nfn only_major_versions_above_zero_are_stable() {\n    \
+         assert!(Version::parse(\"1.0.0\").unwrap().is_stable());\n    \
+         assert!(!Version::parse(\"0.1.0\").unwrap().is_stable());\n}\n",
+    )
+    .unwrap();
+    test_file
+}
+
 #[test]
 fn saving_an_integration_test_retests_the_packages_missed_mutants() {
     let (
@@ -913,15 +928,7 @@ fn saving_an_integration_test_retests_the_packages_missed_mutants() {
 
     // A new integration test that checks `is_stable`: its 5 missed mutants
     // are caught now; the package's 6 others stay missed.
-    let test_file = root.join("tests/stability.rs");
-    std::fs::create_dir_all(test_file.parent().unwrap()).unwrap();
-    std::fs::write(
-        &test_file,
-        "use example::Version;\n\n#[test]\nfn only_major_versions_above_zero_are_stable() {\n    \
-         assert!(Version::parse(\"1.0.0\").unwrap().is_stable());\n    \
-         assert!(!Version::parse(\"0.1.0\").unwrap().is_stable());\n}\n",
-    )
-    .unwrap();
+    let test_file = write_stability_test(&root);
     server.save(&test_file);
     server.wait_until("the retest", |s| s.ends().len() == 2);
     assert_eq!(server.ends()[1], "11 mutants tested, 6 missed");
@@ -1407,15 +1414,7 @@ fn a_deleted_integration_test_no_longer_catches_mutants() {
         mut server,
     ) = tested_example();
     // A new integration test catches `is_stable`'s 5 missed mutants…
-    let test_file = root.join("tests/stability.rs");
-    std::fs::create_dir_all(test_file.parent().unwrap()).unwrap();
-    std::fs::write(
-        &test_file,
-        "use example::Version;\n\n#[test]\nfn only_major_versions_above_zero_are_stable() {\n    \
-         assert!(Version::parse(\"1.0.0\").unwrap().is_stable());\n    \
-         assert!(!Version::parse(\"0.1.0\").unwrap().is_stable());\n}\n",
-    )
-    .unwrap();
+    let test_file = write_stability_test(&root);
     server.save(&test_file);
     server.wait_until("the retest", |s| s.ends().len() == 2);
     assert_eq!(server.ends()[1], "11 mutants tested, 6 missed");

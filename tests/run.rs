@@ -460,20 +460,27 @@ fn example_exits_2_with_cargo_mutants_verdicts_and_outputs() {
     assert!(!start.is_empty() && end >= start, "{start} .. {end}");
 }
 
-#[test]
-fn infinite_loop_with_timeout_3_exits_3_and_kills_the_looping_test() {
-    let run = run(&fixture("infinite_loop"), &["--timeout", "3"]);
+/// The infinite_loop fixture's run: exit 3, `is_done -> false` timed out
+/// in its test phase and the 5 others caught; returns that test phase.
+fn assert_is_done_timed_out(run: &Run) -> Value {
     run.assert_exit(3);
     assert_list(
-        &run,
+        run,
         "timeout",
         &["src/lib.rs:5:5: replace is_done -> bool with false"],
     );
-    assert_counts(&run, [5, 0, 1, 0]);
-    let outcomes = mutant_outcomes(&run);
+    assert_counts(run, [5, 0, 1, 0]);
+    let outcomes = mutant_outcomes(run);
     let timed_out = outcomes.iter().find(|o| o["summary"] == "Timeout").unwrap();
-    let test = &timed_out["phase_results"][1];
+    let test = timed_out["phase_results"][1].clone();
     assert_eq!(test["process_status"], "Timeout", "{timed_out}");
+    test
+}
+
+#[test]
+fn infinite_loop_with_timeout_3_exits_3_and_kills_the_looping_test() {
+    let run = run(&fixture("infinite_loop"), &["--timeout", "3"]);
+    let test = assert_is_done_timed_out(&run);
     assert!(test["duration"].as_f64().unwrap() >= 3.0, "{test}");
     assert_no_processes_left(&run);
 }
@@ -796,17 +803,7 @@ fn nextest_on_an_infinite_loop_times_out_exits_3_and_leaves_no_process() {
         &fixture("infinite_loop"),
         &["--test-tool", "nextest", "--timeout", "3"],
     );
-    run.assert_exit(3);
-    assert_list(
-        &run,
-        "timeout",
-        &["src/lib.rs:5:5: replace is_done -> bool with false"],
-    );
-    assert_counts(&run, [5, 0, 1, 0]);
-    let outcomes = mutant_outcomes(&run);
-    let timed_out = outcomes.iter().find(|o| o["summary"] == "Timeout").unwrap();
-    let test = &timed_out["phase_results"][1];
-    assert_eq!(test["process_status"], "Timeout", "{timed_out}");
+    let test = assert_is_done_timed_out(&run);
     let argv = test["argv"].to_string();
     assert!(argv.contains("\"nextest\",\"run\""), "{argv}");
     assert_no_processes_left(&run);
