@@ -43,7 +43,11 @@ H.check(lone_client.id ~= client.id and lone_client.root_dir == example, "anothe
 
 vim.cmd.edit(vim.fn.fnameescape(outside))
 local loose = vim.api.nvim_get_current_buf()
-vim.wait(2000)
+-- Neovim decides which server a Rust buffer gets (and starts or attaches
+-- it) in the order the buffers open: once a Rust file opened after the
+-- loose one has its server, the loose one has had its turn.
+local later = H.open(example .. "/src/later.rs")
+H.check(vim.lsp.get_clients({ bufnr = later, name = "mutiny" })[1].id == lone_client.id, "a Rust file opened after it gets its package's server")
 H.check(#vim.lsp.get_clients({ bufnr = loose, name = "mutiny" }) == 0, "a Rust file outside any package gets no server")
 H.check(#vim.lsp.get_clients({ name = "mutiny" }) == 2, "two servers in all")
 
