@@ -27,6 +27,17 @@ function H.log(text)
   io.stderr:write("[" .. os.date("%H:%M:%S") .. "] " .. text .. "\n")
 end
 
+--- Neovim's message that a server quit with an error code or a signal.
+local function server_quit()
+  for _, notification in ipairs(H.notifications or {}) do
+    local message = tostring(notification.message)
+    if message:match("^Client .* quit with exit code") then
+      return message
+    end
+  end
+  return nil
+end
+
 --- Stops the mutiny servers (shutdown, then exit: they delete their
 --- scratch trees on the way out), waits until each process has exited, and
 --- deletes the temp copies. Returns what went wrong, or nil: a server that
@@ -65,11 +76,9 @@ local function cleanup()
       problems[#problems + 1] = "the server did not exit after SIGTERM either"
     end
   end
-  for _, notification in ipairs(H.notifications or {}) do
-    local message = tostring(notification.message)
-    if message:match("^Client .* quit with exit code") then
-      problems[#problems + 1] = message
-    end
+  local quit = server_quit()
+  if quit then
+    problems[#problems + 1] = quit
   end
   for _, dir in ipairs(temp_dirs) do
     vim.fn.delete(dir, "rf")
@@ -133,10 +142,18 @@ function H.start(seconds)
   end
 end
 
---- Waits until `predicate()` is true, or fails the test.
+--- Waits until `predicate()` is true, or fails the test: after `seconds`,
+--- or at once when a server quits with an error (what it waits for will
+--- not come then).
 function H.wait(what, seconds, predicate)
-  local ok = vim.wait(seconds * 1000, predicate, 50)
-  if not ok then
+  local quit
+  local ok = vim.wait(seconds * 1000, function()
+    quit = server_quit()
+    return quit ~= nil or predicate()
+  end, 50)
+  if quit then
+    H.fail(("a server quit while waiting for %s: %s"):format(what, quit))
+  elseif not ok then
     H.fail(("gave up waiting %d s for %s"):format(seconds, what))
   end
 end
