@@ -445,6 +445,12 @@ test('a server path that does not exist gives an error naming the fix, with a bu
 });
 
 test('closing VS Code stops every server: each exits by itself and deletes its scratch trees', async () => {
+    // A server to stop: the workspace's bad server path goes, the user's
+    // good one applies again.
+    writeJson(path.join(session.workspace, '.vscode/settings.json'), {});
+    await waitFor(async () => (await statusText()) === '6 missed' && (await statusIcon()) === 'warning', 60_000,
+        'a server runs again, with the saved results');
+    assert.equal(mutinyProcesses().length, 1, 'one server runs');
     await session.browser?.close();
     session.browser = undefined;
     const server = session.codeServer;
