@@ -159,7 +159,11 @@ fn list_honours_cargo_mutants_config() {
 #[test]
 fn list_filters_files_and_names() {
     let root = fixture("modules");
-    let names = |extra: &[&str]| stdout(&list(&root, extra));
+    let names = |extra: &[&str]| {
+        let output = list(&root, extra);
+        assert_ok(&output);
+        stdout(&output)
+    };
     let only_c = names(&["-f", "c"]);
     assert!(only_c.lines().all(|l| l.starts_with("src/c/")), "{only_c}");
     assert_eq!(only_c.lines().count(), 6);

@@ -244,10 +244,18 @@
 
     ;; Shut the server down so that it deletes its scratch trees (while
     ;; answering `shutdown'; then eglot 1.9 kills it at once, hence
-    ;; "[jsonrpc] Server exited with status 9").
-    (let ((server (eglot-current-server)))
+    ;; "[jsonrpc] Server exited with status 9"), and check that it did:
+    ;; its scratch trees and logs go in TMPDIR (run.sh's temporary dir).
+    (let ((server (eglot-current-server))
+          (tmp (mutiny-test-env "TMPDIR")))
+      (unless (directory-files tmp nil "\\`mutiny-")
+        (mutiny-test-fail "no mutiny scratch tree in %s while the server runs" tmp))
       (set-buffer-modified-p nil)
-      (eglot-shutdown server nil 10))
+      (eglot-shutdown server nil 10)
+      (let ((left (directory-files tmp nil "\\`mutiny-")))
+        (when left
+          (mutiny-test-fail "after shutdown the server left in %s: %S" tmp left)))
+      (mutiny-test-ok "the server deleted its scratch trees and logs when it shut down"))
     (message "%d passed, 0 failed" mutiny-test-passed)
     (kill-emacs 0)))
 

@@ -27,31 +27,66 @@ function H.log(text)
   io.stderr:write("[" .. os.date("%H:%M:%S") .. "] " .. text .. "\n")
 end
 
---- Stops the mutiny servers (they delete their scratch trees on `exit`)
---- and deletes the temp copies.
+--- Neovim's message that a server quit with an error code or a signal.
+local function server_quit()
+  for _, notification in ipairs(H.notifications or {}) do
+    local message = tostring(notification.message)
+    if message:match("^Client .* quit with exit code") then
+      return message
+    end
+  end
+  return nil
+end
+
+--- Stops the mutiny servers (shutdown, then exit: they delete their
+--- scratch trees on the way out), waits until each process has exited, and
+--- deletes the temp copies. Returns what went wrong, or nil: a server that
+--- does not exit by itself after `exit` (it is killed then, so nothing
+--- leaks, but the test fails), or one that quit with an error code or a
+--- signal at any time during the test (Neovim's "Client … quit with exit
+--- code …" message).
 local function cleanup()
+  local problems = {}
   local running = vim.lsp.get_clients()
+  local function left()
+    -- Neovim forgets a client once its process has exited and the exit
+    -- was handled.
+    return vim.tbl_filter(function(client)
+      return vim.lsp.get_client_by_id(client.id) ~= nil
+    end, running)
+  end
   for _, client in ipairs(running) do
     client:stop()
   end
-  vim.wait(15000, function()
-    for _, client in ipairs(running) do
-      if not client:is_stopped() then
-        return false
-      end
+  if not vim.wait(15000, function()
+    return #left() == 0
+  end, 50) then
+    local names = vim.tbl_map(function(client)
+      return ("%s (id %d, root %s)"):format(client.name, client.id, tostring(client.root_dir))
+    end, left())
+    problems[#problems + 1] = "the server did not exit within 15 s of shutdown and exit: "
+      .. table.concat(names, ", ")
+      .. "; killed"
+    for _, client in ipairs(left()) do
+      client.rpc.terminate()
     end
-    return true
-  end, 100)
-  for _, client in ipairs(running) do
-    if not client:is_stopped() then
-      client:stop(true)
+    if not vim.wait(10000, function()
+      return #left() == 0
+    end, 50) then
+      problems[#problems + 1] = "the server did not exit after SIGTERM either"
     end
   end
-  -- Let the killed servers go before their trees are deleted.
-  vim.wait(500)
+  local quit = server_quit()
+  if quit then
+    problems[#problems + 1] = quit
+  end
   for _, dir in ipairs(temp_dirs) do
     vim.fn.delete(dir, "rf")
   end
+  if #problems > 0 then
+    return table.concat(problems, "; ")
+  end
+  return nil
 end
 
 function H.finish(code, message)
@@ -62,7 +97,11 @@ function H.finish(code, message)
   if message then
     H.out(message)
   end
-  cleanup()
+  local problem = cleanup()
+  if problem then
+    H.out("not ok: when the test ended: " .. problem)
+    code = 1
+  end
   H.out((code == 0 and "PASS " or "FAIL ") .. H.test_name)
   os.exit(code)
 end
@@ -103,10 +142,18 @@ function H.start(seconds)
   end
 end
 
---- Waits until `predicate()` is true, or fails the test.
+--- Waits until `predicate()` is true, or fails the test: after `seconds`,
+--- or at once when a server quits with an error (what it waits for will
+--- not come then).
 function H.wait(what, seconds, predicate)
-  local ok = vim.wait(seconds * 1000, predicate, 50)
-  if not ok then
+  local quit
+  local ok = vim.wait(seconds * 1000, function()
+    quit = server_quit()
+    return quit ~= nil or predicate()
+  end, 50)
+  if quit then
+    H.fail(("a server quit while waiting for %s: %s"):format(what, quit))
+  elseif not ok then
     H.fail(("gave up waiting %d s for %s"):format(seconds, what))
   end
 end
@@ -167,6 +214,7 @@ vim.api.nvim_create_autocmd("LspProgress", {
     local client = vim.lsp.get_client_by_id(args.data.client_id)
     if client and client.name == "mutiny" then
       local value = vim.deepcopy(args.data.params.value)
+      value.token = args.data.params.token
       -- Read after the plugin's own LspProgress handler ran.
       vim.schedule(function()
         value.mutiny_status = require("mutiny").status()
@@ -196,8 +244,17 @@ function H.write_and_wait_tested(bufnr, seconds)
     end
     return false
   end)
-  -- Let the last diagnostics and the code lens refresh settle.
-  vim.wait(500)
+  -- The server publishes a run's diagnostics before its progress end, so
+  -- they are in; what is left is the harness's own status line reads,
+  -- scheduled after each LspProgress.
+  H.wait("the status line reads of the run's progress", 10, function()
+    for i = before + 1, #H.progress do
+      if H.progress[i].mutiny_status == nil then
+        return false
+      end
+    end
+    return true
+  end)
   return { unpack(H.progress, before + 1) }
 end
 

@@ -71,6 +71,16 @@ H.check(count == 5, "  showing the five mutants of is_stable", tostring(count))
 -- server writes (window/showDocument) the plugin declines.
 local client = vim.lsp.get_clients({ bufnr = bufnr, name = "mutiny" })[1]
 require("mutiny.diff").without_mutants_request[client.id] = true
+-- The plugin's answers to the server's window/showDocument requests: the
+-- event after which "it opened nothing" can be checked.
+local show_document = client.handlers["window/showDocument"]
+H.check(show_document ~= nil, "the plugin handles window/showDocument")
+local shown = {}
+client.handlers["window/showDocument"] = function(err, params, ctx, config)
+  local result = show_document(err, params, ctx, config)
+  shown[#shown + 1] = { uri = params and params.uri, result = result }
+  return result
+end
 vim.api.nvim_set_current_win(window)
 vim.api.nvim_win_set_cursor(0, { line, 0 })
 vim.cmd("MutinyDiff")
@@ -82,7 +92,15 @@ local written = crate .. "/target/mutiny/diff"
 H.wait("the diff file the server writes", 10, function()
   return #vim.fn.glob(written .. "/*.diff", false, true) > 0
 end)
-vim.wait(1000)
+H.wait("the plugin to answer the server's request to show the diff file", 10, function()
+  return #shown > 0
+end)
+H.log("window/showDocument: " .. vim.inspect(shown))
+H.check(
+  #shown == 1 and shown[1].uri:find("/target/mutiny/diff/", 1, true) ~= nil and shown[1].result.success == false,
+  "the server asks to show the diff file it wrote, and the plugin declines",
+  vim.inspect(shown)
+)
 local opened = vim.tbl_filter(function(b)
   return vim.api.nvim_buf_get_name(b):find("/target/mutiny/diff/", 1, true) ~= nil
 end, vim.api.nvim_list_bufs())

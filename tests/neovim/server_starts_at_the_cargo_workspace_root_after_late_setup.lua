@@ -43,8 +43,28 @@ H.check(lone_client.id ~= client.id and lone_client.root_dir == example, "anothe
 
 vim.cmd.edit(vim.fn.fnameescape(outside))
 local loose = vim.api.nvim_get_current_buf()
-vim.wait(2000)
+-- Neovim decides which server a Rust buffer gets (and starts or attaches
+-- it) in the order the buffers open: once a Rust file opened after the
+-- loose one has its server, the loose one has had its turn. A server
+-- started for it would be running then, though still initializing (not
+-- attached, not listed by get_clients): its process is counted.
+local later = H.open(example .. "/src/later.rs")
+H.check(vim.lsp.get_clients({ bufnr = later, name = "mutiny" })[1].id == lone_client.id, "a Rust file opened after it gets its package's server")
+local function server_processes()
+  local found = {}
+  for _, pid in ipairs(vim.api.nvim_get_proc_children(vim.fn.getpid())) do
+    local process = vim.api.nvim_get_proc(pid)
+    if process and tostring(process.name):find("mutiny", 1, true) then
+      found[#found + 1] = process
+    end
+  end
+  return found
+end
 H.check(#vim.lsp.get_clients({ bufnr = loose, name = "mutiny" }) == 0, "a Rust file outside any package gets no server")
-H.check(#vim.lsp.get_clients({ name = "mutiny" }) == 2, "two servers in all")
+H.check(
+  #vim.lsp.get_clients({ name = "mutiny" }) == 2 and #server_processes() == 2,
+  "two servers in all",
+  vim.inspect(server_processes())
+)
 
 H.done()

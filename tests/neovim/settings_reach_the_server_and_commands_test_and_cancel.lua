@@ -23,9 +23,16 @@ local function events_since(index, kind)
   return found
 end
 
+-- With onSave = false the :write below must start no run. Nothing shows
+-- that it did not, so the check waits for what shows the moment has
+-- passed: the server handles didSave and the commands sent after it in
+-- the order they come (each handler queues its job before it yields), and
+-- its worker takes the jobs in that order, so once the runs of the
+-- commands sent after the :write have begun, a run the :write started
+-- would have begun before them. Each run's progress
+-- token numbers the server's jobs: `mutiny/1` is its first.
+local written = #H.progress
 vim.cmd("write")
-vim.wait(8000)
-H.check(#H.progress == 0, "with onSave = false, :write starts no run", vim.inspect(H.progress))
 
 local before = #H.progress
 vim.cmd("MutinyTestFile")
@@ -55,12 +62,28 @@ H.wait("the missed mutants as diagnostics", 10, function()
 end)
 H.check(#H.diagnostics(bufnr) == 11, "  and shows its 11 missed mutants")
 
+local tokens = vim.tbl_map(function(value)
+  return value.token
+end, events_since(written, "begin"))
+H.check(
+  vim.deep_equal(tokens, { "mutiny/1", "mutiny/2" }),
+  "with onSave = false, :write started no run: the server's only runs were :MutinyTestFile's and :MutinyTestWorkspace's",
+  vim.inspect(events_since(written, "begin"))
+)
+
 before = #H.progress
 require("mutiny").configure({ onSave = true })
 vim.cmd("write")
 H.wait("a run to begin after configure({ onSave = true }) and :write", 60, function()
   return #events_since(before, "begin") > 0
 end)
-H.check(true, 'after require("mutiny").configure({ onSave = true }), :write starts a run')
+local begun = events_since(before, "begin")
+H.check(
+  #begun == 1 and begun[1].token == "mutiny/3" and begun[1].message:match("^0/27 mutants · src/lib%.rs$") ~= nil,
+  'after require("mutiny").configure({ onSave = true }), :write starts a run of src/lib.rs\'s 27 mutants',
+  vim.inspect(begun)
+)
+-- The test ends with this run in flight: the server must still stop (and
+-- exit) when the harness shuts it down.
 
 H.done()

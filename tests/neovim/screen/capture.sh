@@ -21,10 +21,25 @@ socket="mutiny-nvim-screen-$$"
 mkdir -p "$out" "$work/example"
 cp -R "$repo/tests/fixtures/example/Cargo.toml" "$repo/tests/fixtures/example/src" "$work/example/"
 
+# The pids of the mutiny servers running in the copy of the crate.
+servers() {
+  local proc
+  for proc in /proc/[0-9]*; do
+    if [ "$(readlink "$proc/cwd" 2>/dev/null)" = "$work/example" ] \
+      && tr '\0' ' ' <"$proc/cmdline" 2>/dev/null | grep -qF -- "$bin lsp"; then
+      echo "${proc#/proc/}"
+    fi
+  done
+}
+
 cleanup() {
   tmux -L "$socket" kill-server 2>/dev/null || true
-  # The server deletes its scratch trees when nvim exits; give it a moment.
-  sleep 1
+  # A server still running here is a failure the script has reported (it
+  # waits for the server to exit after nvim quits): end it, then delete.
+  local pid
+  for pid in $(servers); do
+    kill "$pid" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -74,7 +89,8 @@ wait_for 240 "the run to end" test -e "$work/done"
 # Show the code of `compatible` with its lens and warnings.
 tmux -L "$socket" send-keys -t screen ":26" Enter "zt" ":58" Enter
 wait_for 20 "the code lens" screen_has "3 missed mutants · show diff"
-sleep 0.5
+wait_for 20 "the lens of is_stable" screen_has "5 missed mutants · show diff"
+wait_for 20 "the warnings of compatible" screen_has " in compatible"
 capture diagnostics-and-lens
 grep -qF "5 missed mutants · show diff" "$out/diagnostics-and-lens.txt" || fail "the lens of is_stable shows"
 grep -qF "missed mutant: replace && with || in compatible" "$out/diagnostics-and-lens.txt" \
@@ -85,16 +101,20 @@ echo "ok: warnings and code lenses show (diagnostics-and-lens.txt)"
 # Hover on the warning: the mutant's name and diff.
 tmux -L "$socket" send-keys -t screen ":call cursor(58, 28)" Enter "K"
 wait_for 20 "the hover" screen_has "changed by mutiny"
-sleep 0.5
+wait_for 20 "the hover's title" screen_has "missed mutant"
 capture hover
 grep -qF "missed mutant" "$out/hover.txt" || fail "the hover names the missed mutant"
 echo "ok: hover shows the mutant and its diff (hover.txt)"
 tmux -L "$socket" send-keys -t screen Escape ":MutinyDiff" Enter
 wait_for 20 "the diff" screen_has "+++ replace"
-sleep 0.5
+wait_for 20 "the diff view's name" screen_has "mutiny://diff"
 capture diff
 grep -qF "mutiny://diff" "$out/diff.txt" || fail "the diff view is named mutiny://diff"
 echo "ok: :MutinyDiff shows the diff (diff.txt)"
 
 tmux -L "$socket" send-keys -t screen Escape ":qa!" Enter
 wait_for 20 "nvim to quit" bash -c "! tmux -L '$socket' has-session -t screen 2>/dev/null"
+# The server, told to shut down and exit as nvim quits, exits by itself.
+no_server() { [ -z "$(servers)" ]; }
+wait_for 15 "the mutiny server to exit after nvim quit" no_server
+echo "ok: the server exits when nvim quits"
