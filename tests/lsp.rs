@@ -1427,3 +1427,22 @@ fn a_deleted_integration_test_no_longer_catches_mutants() {
     assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
     server.stop();
 }
+
+#[test]
+fn verdicts_found_with_other_test_options_are_not_restored() {
+    let (Example { _dir, root, .. }, first) = tested_example();
+    first.stop();
+    // The same code, tested with nextest: what cargo test found is no
+    // longer known.
+    let mut second = Server::start();
+    second.initialize_with(&root, json!({"mutiny": {"testTool": "nextest"}}));
+    second.wait_until("the restore", |s| s.logged("known findings restored"));
+    assert!(second.logged("mutiny: 0 known findings restored"));
+    second.stop();
+    // With the options it was found under, it is known again.
+    let mut third = Server::start();
+    third.initialize(&root);
+    third.wait_until("the restore", |s| s.logged("known findings restored"));
+    assert!(third.logged("mutiny: 11 known findings restored"));
+    third.stop();
+}

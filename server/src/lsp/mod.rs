@@ -615,3 +615,23 @@ impl LanguageServer for Backend {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lock_poisoned_by_a_panicking_thread_still_serves() {
+        let shared = Arc::new(Mutex::new(vec![1]));
+        let holder = shared.clone();
+        let panicked = std::thread::spawn(move || {
+            let _guard = holder.lock().unwrap();
+            panic!("a worker's bug while holding the lock");
+        })
+        .join();
+        assert!(panicked.is_err());
+        assert!(shared.is_poisoned());
+        lock(&shared).push(2);
+        assert_eq!(*lock(&shared), [1, 2]);
+    }
+}
