@@ -616,15 +616,30 @@ fn sigkill_mid_build_leaves_the_user_tree_byte_identical() {
     let dir = fixture("example");
     let before = tree_snapshot(&dir);
     let sandbox = Sandbox::new();
-    let _turn = one_at_a_time();
+    let turn = one_at_a_time();
     let mut child = sandbox.start_and_wait_for_a_mutant(&dir, &[]);
     child.kill().unwrap();
     child.wait().unwrap();
-    // Scratch trees cannot be deleted after SIGKILL: the sandbox goes, with
-    // whatever was still running in it.
+    // A process killed by SIGKILL cannot delete its scratch trees…
     sandbox.kill_processes();
-    assert!(!sandbox.scratch_trees().is_empty(), "not killed mid-run");
+    let left = sandbox.scratch_trees();
+    assert!(!left.is_empty(), "not killed mid-run");
     assert_unchanged(&dir, &before);
+    // …the next run does, with the compilers' temporary files in them.
+    drop(turn);
+    let run = sandbox.run(&dir, &["-F", "is_stable -> bool with true"]);
+    run.assert_exit(2);
+    assert!(
+        run.stdout().contains(&format!(
+            "removed {} scratch directories left by mutiny processes that were killed",
+            left.len()
+        )),
+        "{}",
+        run.stdout()
+    );
+    assert_eq!(run.scratch_trees(), Vec::<String>::new());
+    let litter: Vec<_> = std::fs::read_dir(run.tmp()).unwrap().collect();
+    assert!(litter.is_empty(), "left in TMPDIR: {litter:?}");
 }
 
 #[test]

@@ -78,8 +78,14 @@ pub fn processes_of_tmpdir(tmpdir: &Path) -> Vec<(i32, Vec<String>)> {
         // other users' processes, which are not this run's).
         let works_there =
             std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(tmpdir));
-        let started_with_it = std::fs::read(entry.path().join("environ"))
-            .is_ok_and(|environ| environ.split(|&b| b == 0).any(|v| v == variable));
+        // mutiny gives its commands a TMPDIR inside their scratch
+        // directory, itself in this one.
+        let started_with_it = std::fs::read(entry.path().join("environ")).is_ok_and(|environ| {
+            environ.split(|&b| b == 0).any(|v| {
+                v.strip_prefix(variable.as_slice())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(b"/"))
+            })
+        });
         if !(works_there || started_with_it) {
             continue;
         }

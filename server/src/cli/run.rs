@@ -132,6 +132,13 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     // harmless here (the CLI sets it once).
     let _ = ctrlc::set_handler(move || handler_cancel.cancel());
 
+    let swept = mutiny::lab::scratch::sweep_abandoned();
+    if !swept.is_empty() {
+        console.line(&format!(
+            "removed {} scratch directories left by mutiny processes that were killed",
+            swept.len()
+        ));
+    }
     let baseline = options.baseline;
     let mut lab = Lab::new(workspace, options)?;
     let mut write_error: Option<anyhow::Error> = None;

@@ -122,6 +122,14 @@ pub fn env(root: &Path, options: &CargoOptions) -> Vec<(String, String)> {
         // Snapshot tests must not accept a mutant's output as the new truth.
         ("INSTA_UPDATE".to_owned(), "no".to_owned()),
         ("INSTA_FORCE_PASS".to_owned(), "0".to_owned()),
+        // Temporary files of the compilers and tests stay beside the tree,
+        // and go with it, even when a command is killed.
+        (
+            "TMPDIR".to_owned(),
+            super::scratch::command_tmp(root)
+                .to_string_lossy()
+                .into_owned(),
+        ),
     ];
     if options.cap_lints {
         env.push(("CARGO_ENCODED_RUSTFLAGS".to_owned(), encoded_rustflags()));

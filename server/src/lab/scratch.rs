@@ -280,13 +280,91 @@ fn new_scratch_dir(source: &Path) -> Result<(tempfile::TempDir, PathBuf)> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "workspace".to_owned());
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("mutiny-{name}-"))
-        .tempdir()
-        .context("cannot create a scratch directory")?;
+    let dir = owned_temp_dir(&format!("mutiny-{name}-"))?;
     let root = dir.path().join(&name);
     std::fs::create_dir(&root)?;
+    std::fs::create_dir(dir.path().join(COMMAND_TMP))?;
     Ok((dir, root))
+}
+
+/// The name of the file that says which process owns a scratch directory.
+const OWNER_FILE: &str = "mutiny-owner";
+
+/// The directory, beside a scratch tree, that its commands use as TMPDIR:
+/// what a killed compiler or rustdoc leaves there goes with the tree.
+const COMMAND_TMP: &str = "tmp";
+
+/// The temporary directory the commands run in the tree at `root` use.
+pub fn command_tmp(root: &Path) -> PathBuf {
+    root.parent().unwrap_or(root).join(COMMAND_TMP)
+}
+
+/// A new directory in the system's temporary directory, marked as this
+/// process's (`mutiny-owner`: its pid and start time), so that a later
+/// mutiny can delete it once this process is gone (`sweep_abandoned`).
+pub fn owned_temp_dir(prefix: &str) -> Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .context("cannot create a scratch directory")?;
+    let pid = std::process::id();
+    let owner = format!("{pid} {}\n", start_time(pid).unwrap_or_default());
+    std::fs::write(dir.path().join(OWNER_FILE), owner)
+        .with_context(|| format!("cannot write in {}", dir.path().display()))?;
+    Ok(dir)
+}
+
+/// Deletes the scratch directories in the system's temporary directory
+/// whose owner is no longer running (a mutiny killed by SIGKILL cannot
+/// delete its own); returns them. A directory whose owner runs, or whose
+/// owner cannot be told, is left alone.
+pub fn sweep_abandoned() -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return Vec::new();
+    };
+    let mut swept = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let named_ours = entry.file_name().to_string_lossy().starts_with("mutiny-");
+        if !named_ours || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(owner) = std::fs::read_to_string(path.join(OWNER_FILE)) else {
+            continue;
+        };
+        if owner_is_gone(&owner) && std::fs::remove_dir_all(&path).is_ok() {
+            swept.push(path);
+        }
+    }
+    swept.sort();
+    swept
+}
+
+/// Whether the process an owner file names (`PID START_TIME`) is gone:
+/// no such process, or another one that got its pid since.
+fn owner_is_gone(owner: &str) -> bool {
+    let mut fields = owner.split_whitespace();
+    let (Some(Ok(pid)), Some(started)) = (fields.next().map(str::parse::<u32>), fields.next())
+    else {
+        return false;
+    };
+    if !cfg!(target_os = "linux") {
+        // No way to tell here without /proc: keep it.
+        return false;
+    }
+    match start_time(pid) {
+        None => true,
+        Some(now) => now != started,
+    }
+}
+
+/// A process's start time, as Linux's /proc/PID/stat gives it (clock ticks
+/// since boot, field 22); `None` when there is no such process.
+fn start_time(pid: u32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces: count after its ')'.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(19).map(str::to_owned)
 }
 
 /// Copies one file, symlink or (empty) directory, keeping a file's
@@ -327,7 +405,51 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    use super::{CopyOptions, ScratchTree};
+    use super::{
+        owned_temp_dir, owner_is_gone, start_time, sweep_abandoned, CopyOptions, ScratchTree,
+    };
+
+    /// The pid and start time of a process that has exited and been reaped.
+    fn gone_owner() -> String {
+        let mut child = std::process::Command::new("sleep")
+            .arg("0.2")
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let started = start_time(pid).unwrap();
+        child.wait().unwrap();
+        format!("{pid} {started}\n")
+    }
+
+    #[test]
+    fn an_owner_is_gone_once_its_process_is_not_running() {
+        let own = std::process::id();
+        let running = format!("{own} {}\n", start_time(own).unwrap());
+        assert!(!owner_is_gone(&running));
+        assert!(owner_is_gone(&gone_owner()));
+        assert!(owner_is_gone(&format!("{own} 1\n")), "a reused pid");
+        assert!(!owner_is_gone("garbage"), "an unreadable owner is kept");
+    }
+
+    #[test]
+    fn sweeping_deletes_scratch_directories_of_gone_owners_only() {
+        let abandoned = owned_temp_dir("mutiny-sweep-test-").unwrap().keep();
+        std::fs::write(abandoned.join("mutiny-owner"), gone_owner()).unwrap();
+        std::fs::create_dir(abandoned.join("tree")).unwrap();
+        let live = owned_temp_dir("mutiny-sweep-test-").unwrap();
+        let unmarked = tempfile::Builder::new()
+            .prefix("mutiny-sweep-test-")
+            .tempdir()
+            .unwrap();
+        let swept = sweep_abandoned();
+        assert!(swept.contains(&abandoned), "{swept:?}");
+        assert!(!abandoned.exists());
+        assert!(live.path().exists(), "a running owner's directory stays");
+        assert!(
+            unmarked.path().exists(),
+            "a directory without an owner stays"
+        );
+    }
 
     fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
         let mut out = BTreeMap::new();

@@ -46,7 +46,6 @@ pub fn run(
     shared: Arc<Mutex<Shared>>,
     settings: Settings,
 ) {
-    let log_dir = std::env::temp_dir().join(format!("mutiny-lsp-logs-{}", std::process::id()));
     let mut worker = Worker {
         messages,
         shared,
@@ -56,6 +55,28 @@ pub fn run(
         config_error: None,
         open_progress: Vec::new(),
     };
+    let swept = crate::lab::scratch::sweep_abandoned();
+    if !swept.is_empty() {
+        let text = format!(
+            "mutiny: removed {} scratch directories left by mutiny processes that were killed",
+            swept.len()
+        );
+        worker.log(MessageType::INFO, text);
+    }
+    // Scenario logs; deleted when the worker ends (or swept by a later
+    // mutiny if this one is killed).
+    let log_dir_guard = match crate::lab::scratch::owned_temp_dir("mutiny-lsp-logs-") {
+        Ok(dir) => dir,
+        Err(err) => {
+            let text = format!("mutiny: {err:#}, so mutiny stays idle");
+            let _ = worker
+                .messages
+                .send(Message::Show(MessageType::ERROR, text));
+            for _ in tasks {}
+            return;
+        }
+    };
+    let log_dir = log_dir_guard.path().to_owned();
     let Some(mut session) = worker.open_session(&root, &log_dir) else {
         // Drain the queue so senders never block; do nothing.
         for _ in tasks {}
@@ -79,11 +100,13 @@ pub fn run(
             Some(fresh) => session = fresh,
             None => {
                 for _ in tasks.iter() {}
-                break;
+                return;
             }
         }
     }
-    let _ = std::fs::remove_dir_all(log_dir);
+    // The session's scratch trees go first (in its drop), then the logs.
+    drop(session);
+    drop(log_dir_guard);
 }
 
 /// The message of a panic's payload.
