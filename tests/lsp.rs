@@ -513,12 +513,18 @@ fn an_edited_mutants_toml_applies_without_a_restart_and_a_broken_one_is_shown() 
     server.stop();
 }
 
+/// Puts a comment line at the top of `lib` (every finding moves a line
+/// down) and saves it.
+fn save_with_a_new_first_line(server: &mut Server, lib: &Path) {
+    let text = std::fs::read_to_string(lib).unwrap();
+    std::fs::write(lib, format!("// a new first line\n{text}")).unwrap();
+    server.save(lib);
+}
+
 #[test]
 fn after_a_save_that_moves_code_known_findings_show_at_once_at_their_new_lines() {
     let (Example { _dir, lib, key, .. }, mut server) = tested_example();
-    let text = std::fs::read_to_string(&lib).unwrap();
-    std::fs::write(&lib, format!("// a new first line\n{text}")).unwrap();
-    server.save(&lib);
+    save_with_a_new_first_line(&mut server, &lib);
     // Before the second run's first result, the findings are back, one
     // line lower.
     server.wait_until("the second run's start", |s| {
@@ -1225,9 +1231,7 @@ fn an_edit_that_breaks_a_test_reruns_the_baseline_and_keeps_the_findings() {
 #[test]
 fn a_job_cancelled_before_its_results_keeps_the_documents_findings() {
     let (Example { _dir, lib, key, .. }, mut server) = tested_example();
-    let text = std::fs::read_to_string(&lib).unwrap();
-    std::fs::write(&lib, format!("// a new first line\n{text}")).unwrap();
-    server.save(&lib);
+    save_with_a_new_first_line(&mut server, &lib);
     let answer = server.request(
         "workspace/executeCommand",
         json!({"command": "mutiny.cancel", "arguments": []}),
@@ -1445,4 +1449,52 @@ fn verdicts_found_with_other_test_options_are_not_restored() {
     third.wait_until("the restore", |s| s.logged("known findings restored"));
     assert!(third.logged("mutiny: 11 known findings restored"));
     third.stop();
+}
+
+#[test]
+fn a_burst_of_saves_is_one_run_of_the_last_text() {
+    let (Example { _dir, lib, key, .. }, mut server) = tested_example();
+    let original = std::fs::read_to_string(&lib).unwrap();
+    // 50 saves as fast as the client can send them; the last text adds a
+    // test that catches `is_stable`'s 5 missed mutants.
+    for n in 0..49 {
+        std::fs::write(&lib, format!("// save {n}\n{original}")).unwrap();
+        server.save(&lib);
+    }
+    let last = original.replacen(
+        "    #[test]\n    fn counts() {",
+        "    #[test]\n    fn stability() {\n        assert!(v(\"1.0.0\").is_stable());\n        \
+         assert!(!v(\"0.1.0\").is_stable());\n    }\n\n    #[test]\n    fn counts() {",
+        1,
+    );
+    assert_ne!(last, original);
+    std::fs::write(&lib, &last).unwrap();
+    server.save(&lib);
+    server.wait_until("a run after the burst that tested every mutant", |s| {
+        s.ends()[1..]
+            .iter()
+            .any(|e| e.starts_with("27 mutants tested"))
+    });
+    // Stale jobs were dropped before they started, or cancelled once one
+    // had: at most the first of the burst ran at all.
+    let ends = server.ends();
+    let runs = &ends[1..];
+    assert_eq!(
+        runs.last().unwrap(),
+        "27 mutants tested, 6 missed",
+        "{ends:?}"
+    );
+    assert!(runs.len() <= 2, "{ends:?}");
+    assert!(
+        runs[..runs.len() - 1].iter().all(|e| e == "cancelled"),
+        "{ends:?}"
+    );
+    assert_eq!(server.diagnostics[&key].len(), 6);
+    // A hover is answered at once after the burst.
+    let hover = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": key}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(hover.get("error").is_none(), "{hover}");
+    server.stop();
 }
