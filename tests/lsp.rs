@@ -1498,3 +1498,58 @@ fn a_burst_of_saves_is_one_run_of_the_last_text() {
     assert!(hover.get("error").is_none(), "{hover}");
     server.stop();
 }
+
+#[test]
+fn notifications_about_unknown_documents_and_exit_without_shutdown_are_survived() {
+    let (_dir, root, lib, mut server) = saved("example");
+    let nowhere = uri(&root.join("src/nowhere.rs"));
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": nowhere, "version": 2},
+               "contentChanges": [{"text": "fn f() {}"}]}),
+    );
+    server.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": nowhere}}),
+    );
+    server.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": nowhere}}),
+    );
+    let hover = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": nowhere}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(hover["result"], Value::Null, "{hover}");
+    server.wait_until("a first mutant's result", |s| {
+        s.progress.iter().any(|p| p["value"]["kind"] == "report")
+    });
+    assert!(server
+        .diagnostics
+        .get(&nowhere)
+        .is_none_or(|d| d.is_empty()));
+    // `exit` without `shutdown`, mid-run: the server ends, and takes its
+    // scratch trees and processes along.
+    server.notify("exit", Value::Null);
+    let Server { mut child, tmp, .. } = server;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "mutiny lsp did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left: Vec<PathBuf> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !processes_of_tmpdir(tmp.path()).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "left running: {:?}",
+            processes_of_tmpdir(tmp.path())
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(lib.exists());
+}
