@@ -239,3 +239,40 @@ fn list_shards_hold_cargo_mutants_shards_on_a_workspace() {
         }
     }
 }
+
+#[test]
+fn cargo_mutiny_runs_mutiny_as_a_cargo_subcommand() {
+    let dir = fixture("example");
+    let direct = list(&dir, &["--json"]);
+    assert_ok(&direct);
+    // Real cargo finds `cargo-mutiny` on the PATH, as after `cargo install`.
+    let installed = Path::new(env!("CARGO_BIN_EXE_cargo-mutiny"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = std::env::join_paths(
+        std::iter::once(installed).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let through_cargo = Command::new("cargo")
+        .args(["mutiny", "list", "--json", "-d", dir.to_str().unwrap()])
+        .env("PATH", path)
+        .output()
+        .expect("cargo runs");
+    assert_ok(&through_cargo);
+    assert_eq!(stdout(&through_cargo), stdout(&direct));
+    // A usage error keeps mutiny's message and exit code.
+    let bad = Command::new(env!("CARGO_BIN_EXE_cargo-mutiny"))
+        .args(["mutiny", "list", "--no-such-flag"])
+        .output()
+        .unwrap();
+    let direct_bad = mutiny(&["list", "--no-such-flag"]);
+    assert!(!direct_bad.status.success());
+    assert_eq!(
+        bad.status.code(),
+        direct_bad.status.code(),
+        "{}",
+        stderr(&bad)
+    );
+    assert!(stderr(&bad).contains("--no-such-flag"), "{}", stderr(&bad));
+}
