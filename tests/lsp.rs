@@ -1110,28 +1110,31 @@ fn a_client_that_goes_away_mid_run_leaves_no_process_and_no_scratch_tree() {
     }
     // The editor crashes: stdin closes without shutdown or exit.
     let Server {
-        mut child,
-        stdin,
-        tmp,
-        ..
+        child, stdin, tmp, ..
     } = server;
     drop(stdin);
+    assert_exits_leaving_nothing(child, tmp.path());
+}
+
+/// Waits for a server that lost its client, or was told to exit, to end;
+/// then nothing may be left in its TMPDIR, and no process it started may
+/// still run (a killed process takes a moment to go).
+fn assert_exits_leaving_nothing(mut child: Child, tmp: &Path) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while child.try_wait().unwrap().is_none() {
         assert!(Instant::now() < deadline, "mutiny lsp did not exit");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let left: Vec<PathBuf> = std::fs::read_dir(tmp.path())
+    let left: Vec<PathBuf> = std::fs::read_dir(tmp)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
-    // A killed process takes a moment to go.
     let deadline = Instant::now() + Duration::from_secs(15);
-    while !started_by_the_server(tmp.path()).is_empty() && Instant::now() < deadline {
+    while !processes_of_tmpdir(tmp).is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
-    let survivors = started_by_the_server(tmp.path());
+    let survivors = processes_of_tmpdir(tmp);
     assert!(survivors.is_empty(), "still running: {survivors:?}");
 }
 
@@ -1531,25 +1534,7 @@ fn notifications_about_unknown_documents_and_exit_without_shutdown_are_survived(
     // `exit` without `shutdown`, mid-run: the server ends, and takes its
     // scratch trees and processes along.
     server.notify("exit", Value::Null);
-    let Server { mut child, tmp, .. } = server;
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "mutiny lsp did not exit");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let left: Vec<PathBuf> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while !processes_of_tmpdir(tmp.path()).is_empty() {
-        assert!(
-            Instant::now() < deadline,
-            "left running: {:?}",
-            processes_of_tmpdir(tmp.path())
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let Server { child, tmp, .. } = server;
+    assert_exits_leaving_nothing(child, tmp.path());
     assert!(lib.exists());
 }
