@@ -559,7 +559,7 @@ impl Session {
 }
 
 /// Every file under `dir`, recursively (nothing when it does not exist).
-pub fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
