@@ -394,7 +394,14 @@ fn build_timeout_multiplier_times_mutant_builds_from_the_baseline_build() {
     // start: every mutant's build times out, which (as in cargo-mutants)
     // makes it a timeout, exit 3. The baseline build itself is not limited.
     let dir = fixture("all_caught");
-    let run = run(&dir, &["--build-timeout-multiplier", "0.0001"]);
+    // Mutants are built one by one only on the classic path.
+    let args = [
+        "--build-timeout-multiplier",
+        "0.0001",
+        "--strategy",
+        "classic",
+    ];
+    let run = run(&dir, &args);
     run.assert_exit(3);
     assert_eq!(run.lines("timeout.txt"), list_names(&dir, &[]));
     assert_counts(&run, [0, 0, 13, 0]);
@@ -490,7 +497,7 @@ fn failing_baseline_exits_4_names_the_failing_test_and_tests_no_mutant() {
     let run = run(&fixture("failing_baseline"), &[]);
     run.assert_exit(4);
     let stderr = run.stderr();
-    for needle in ["two_plus_two_is_five", "cargo test"] {
+    for needle in ["two_plus_two_is_five", "The test phase failed"] {
         assert!(stderr.contains(needle), "{needle:?} in {stderr}");
     }
     let json = run.json("outcomes.json");
@@ -793,10 +800,9 @@ fn test_workspace_and_test_package_judge_mutants_by_other_packages_tests() {
             .iter()
             .flat_map(Value::as_str)
             .collect();
-        assert!(
-            argv.contains(&"--workspace") || argv.contains(&"--package=app@0.1.0"),
-            "{argv:?}"
-        );
+        // Compile-once runs app's test binary itself.
+        let program = argv.first().and_then(|p| p.rsplit('/').next());
+        assert!(program.is_some_and(|p| p.starts_with("app-")), "{argv:?}");
     }
 }
 
@@ -836,4 +842,182 @@ fn baseline_skip_tests_the_mutants_without_testing_the_unmutated_tree() {
     assert!(first.get("Mutant").is_some(), "first outcome: {first}");
     assert!(!run.out().join("log/baseline.log").exists());
     assert_eq!(run.lines("missed.txt"), Vec::<String>::new());
+}
+
+/// The outcome of the mutant named `name`, and its log.
+#[track_caller]
+fn outcome_and_log(sandbox: &Sandbox, name: &str) -> (Value, String) {
+    let outcome = mutant_outcomes(sandbox)
+        .into_iter()
+        .find(|o| o["scenario"]["Mutant"]["name"] == name)
+        .unwrap_or_else(|| panic!("no outcome for {name}"));
+    let log =
+        std::fs::read_to_string(sandbox.out().join(outcome["log_path"].as_str().unwrap())).unwrap();
+    (outcome, log)
+}
+
+/// A verdict list of cargo-mutants 27.1.0 in tests/fixtures/expected/.
+fn expected_list(fixture_name: &str, verdict: &str) -> Vec<String> {
+    let path = fixture("expected")
+        .join(fixture_name)
+        .join(format!("{verdict}.txt"));
+    let content = std::fs::read_to_string(&path).unwrap();
+    sorted(&content.lines().collect::<Vec<_>>())
+}
+
+#[test]
+fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
+    let run = run(&fixture("unswitchable"), &["--workspace"]);
+    run.assert_exit(2);
+    for verdict in VERDICTS {
+        let file = format!("{verdict}.txt");
+        assert_eq!(
+            run.lines(&file),
+            expected_list("unswitchable", verdict),
+            "{file}"
+        );
+    }
+    let paths = [
+        (
+            "src/lib.rs:6:26: replace + with *",
+            "classic path (built alone): it is in a const item",
+        ),
+        (
+            "src/lib.rs:6:26: replace + with -",
+            "classic path (built alone): it is in a const item",
+        ),
+        (
+            "src/lib.rs:10:7: replace * with + in double",
+            "classic path (built alone): it is in a const fn",
+        ),
+        (
+            "src/lib.rs:15:5: replace evens -> impl Iterator<Item = u32> with ::std::iter::empty()",
+            "classic path (built alone): its function returns impl Trait",
+        ),
+        (
+            "src/lib.rs:26:13: replace + with * in zeros",
+            "classic path (built alone): it is in an array length",
+        ),
+        (
+            "nostd/src/lib.rs:5:7: replace + with * in add",
+            "classic path (built alone): its crate may be #![no_std]",
+        ),
+        (
+            "src/lib.rs:15:29: replace % with / in evens",
+            "compile-once: switch",
+        ),
+        (
+            "src/lib.rs:31:10: replace > with == in describe",
+            "compile-once: switch",
+        ),
+    ];
+    for (name, path) in paths {
+        let (_, log) = outcome_and_log(&run, name);
+        assert!(log.contains(path), "{name}: {path:?} in\n{log}");
+    }
+    assert!(run.stdout().contains("compile-once: 17 mutants switched into one build (1 build round), 15 on the classic path"), "{}", run.stdout());
+}
+
+#[test]
+fn an_unreached_mutant_is_missed_without_a_test_run_and_a_reached_one_is_tested() {
+    let run = run(&fixture("unswitchable"), &["--workspace"]);
+    run.assert_exit(2);
+    let (unreached, log) =
+        outcome_and_log(&run, "src/lib.rs:40:7: replace + with - in never_called");
+    assert_eq!(unreached["summary"], "MissedMutant");
+    assert_eq!(
+        unreached["phase_results"].as_array().unwrap().len(),
+        1,
+        "{unreached}"
+    );
+    assert!(
+        log.contains("no test reached this mutant's code in the baseline run"),
+        "{log}"
+    );
+    let (reached, log) = outcome_and_log(&run, "src/lib.rs:31:10: replace > with == in describe");
+    assert_eq!(reached["summary"], "MissedMutant");
+    let phases = reached["phase_results"].as_array().unwrap();
+    assert_eq!(phases.len(), 2, "{reached}");
+    assert_eq!(phases[1]["phase"], "Test");
+    assert!(!log.contains("no test reached"), "{log}");
+    // The library's own test binary ran, with the mutant switched on.
+    let program = phases[1]["argv"][0].as_str().unwrap();
+    assert!(program.contains("/deps/unswitchable-"), "{program}");
+    assert!(
+        log.contains("test tests::describes_without_checking ... ok"),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_mutant_that_breaks_the_switched_build_is_built_alone_and_the_rest_stay_switched() {
+    let dir = fixture("unviable");
+    let run = run(&dir, &[]);
+    run.assert_exit(0);
+    let broken = "src/lib.rs:11:5: replace point -> Point with Default::default()";
+    assert_list(&run, "unviable", &[broken]);
+    let (outcome, log) = outcome_and_log(&run, broken);
+    assert_eq!(
+        outcome["phase_results"][0]["process_status"]["Failure"], 101,
+        "{outcome}"
+    );
+    assert!(
+        log.contains(
+            "classic path (built alone): it broke the switched build (round 1): error[E0277]"
+        ),
+        "{log}"
+    );
+    let others: Vec<String> = list_names(&dir, &[])
+        .into_iter()
+        .filter(|n| n != broken)
+        .collect();
+    assert_eq!(run.lines("caught.txt"), others);
+    for name in &others {
+        let (_, log) = outcome_and_log(&run, name);
+        assert!(log.contains("compile-once: switch"), "{name}:\n{log}");
+    }
+    assert!(
+        run.stdout().contains("(2 build rounds)"),
+        "{}",
+        run.stdout()
+    );
+}
+
+#[test]
+fn compile_once_and_classic_give_the_same_verdicts_on_every_fixture() {
+    let summaries = |run: &Run| -> BTreeMap<String, String> {
+        mutant_outcomes(run)
+            .iter()
+            .map(|o| {
+                let name = o["scenario"]["Mutant"]["name"].as_str().unwrap().to_owned();
+                (name, o["summary"].as_str().unwrap().to_owned())
+            })
+            .collect()
+    };
+    let fixtures: [(&str, &[&str]); 8] = [
+        ("example", &[]),
+        ("all_caught", &[]),
+        ("unviable", &[]),
+        ("modules", &[]),
+        ("config", &[]),
+        ("workspace", &["--workspace", "--test-workspace"]),
+        ("unswitchable", &["--workspace"]),
+        ("infinite_loop", &["--timeout", "3"]),
+    ];
+    for (name, args) in fixtures {
+        let dir = fixture(name);
+        let once = run(&dir, args);
+        let classic = run(&dir, &[args, &["--strategy", "classic"][..]].concat());
+        assert!(
+            once.stdout().contains("compile-once: "),
+            "{name}: {}",
+            once.stdout()
+        );
+        assert_eq!(summaries(&once), summaries(&classic), "{name}");
+        assert_eq!(
+            once.output.status.code(),
+            classic.output.status.code(),
+            "{name}"
+        );
+    }
 }

@@ -68,6 +68,7 @@ impl Console {
                 self.line(&format!("test timeout: {}s", timeout.as_secs_f64().ceil()));
             }
             Event::MutantStarted { .. } => {}
+            Event::Note(note) => self.line(note),
             Event::MutantFinished(outcome) => self.mutant_finished(outcome),
         }
     }

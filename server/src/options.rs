@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::filter::{FilterPatterns, MutantFilter};
 use crate::lab::cargo::{CargoOptions, TestScope, TestTool};
 use crate::lab::scratch::CopyOptions;
-use crate::lab::{self, BaselineMode, LabOptions, Timeouts};
+use crate::lab::{self, BaselineMode, LabOptions, Strategy, Timeouts};
 use crate::mutate::{self, GenerateOptions};
 
 /// What the command line says about which mutants to generate.
@@ -141,6 +141,8 @@ pub struct LabArgs {
     pub no_default_features: bool,
     pub profile: Option<String>,
     pub cap_lints: bool,
+    /// `compile-once` (the default) or `classic`.
+    pub strategy: Option<String>,
 }
 
 /// The largest timeout multiplier accepted: a test timeout is a bound, and
@@ -249,6 +251,12 @@ pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
         baseline: args.baseline,
         log_dir: PathBuf::new(),
         niceness: 0,
+        strategy: match &args.strategy {
+            Some(name) => name
+                .parse()
+                .map_err(|err: String| anyhow!("--strategy: {err}"))?,
+            None => Strategy::default(),
+        },
     })
 }
 

@@ -200,7 +200,7 @@ impl ScenarioOutcome {
 
 /// The tests a test log shows failing: libtest's `test NAME ... FAILED`
 /// lines (nextest's `FAIL [ 0.1s] crate NAME` too).
-fn failing_tests(log: &str) -> Vec<String> {
+pub fn failing_tests(log: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for line in log.lines() {
         let line = line.trim();

@@ -31,6 +31,10 @@ pub struct Package {
     /// duplicates (as cargo-mutants walks them).
     pub root_files: Vec<String>,
     pub edition: Edition,
+    /// A proc-macro crate: its code runs inside the compiler.
+    pub proc_macro: bool,
+    /// Has a library target whose doctests `cargo test` runs.
+    pub doctests: bool,
 }
 
 /// Which packages to mutate, as cargo's `-p` and `--workspace` choose them.
@@ -86,12 +90,24 @@ impl Workspace {
                 .collect();
             root_files.sort();
             root_files.dedup();
+            let proc_macro = package
+                .targets
+                .iter()
+                .any(|t| t.kind.contains(&TargetKind::ProcMacro));
+            let doctests = package.targets.iter().any(|t| {
+                t.doctest
+                    && t.kind
+                        .iter()
+                        .any(|k| matches!(k, TargetKind::Lib | TargetKind::RLib))
+            });
             packages.push(Package {
                 name: package.name.to_string(),
                 version: package.version.to_string(),
                 dir: relative(manifest_dir).unwrap_or_default(),
                 root_files,
                 edition: Edition::from_cargo(package.edition.as_str()),
+                proc_macro,
+                doctests,
             });
         }
         // cargo metadata lists packages by package id; cargo-mutants sorts

@@ -97,6 +97,11 @@ pub struct RunArgs {
     /// Build with --cap-lints=warn, so denied lints cannot make a mutant unviable.
     #[arg(long)]
     cap_lints: bool,
+    /// How mutants are built: `compile-once` (many mutants in one build,
+    /// each switched on at run time; the rest built alone) or `classic`
+    /// (each built alone, as cargo-mutants does) [default: compile-once].
+    #[arg(long, value_name = "compile-once|classic")]
+    strategy: Option<String>,
 }
 
 pub fn run_command(args: &RunArgs) -> Result<i32> {
@@ -139,7 +144,6 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
             swept.len()
         ));
     }
-    let baseline = options.baseline;
     let mut lab = Lab::new(workspace, options)?;
     let mut write_error: Option<anyhow::Error> = None;
     let mut outcomes: Vec<ScenarioOutcome> = Vec::new();
@@ -158,21 +162,12 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         }
     };
 
-    if baseline == BaselineMode::Run {
-        match lab.baseline(&mutants, &cancel, &mut on_event)? {
-            None => {}
-            Some(outcome) if outcome.success() => {}
-            Some(outcome) => {
-                output.finish()?;
-                console.finish();
-                report_baseline_failure(&outcome);
-                let code = exit_code::BASELINE_FAILED;
-                return finish(args, &console, &[], &Counts::default(), code);
-            }
-        }
-    }
-    if !cancel.is_cancelled() {
-        lab.test(&mutants, &cancel, &mut on_event)?;
+    if let Some(failed) = lab.run(&mutants, &cancel, &mut on_event)? {
+        output.finish()?;
+        console.finish();
+        report_baseline_failure(&failed);
+        let code = exit_code::BASELINE_FAILED;
+        return finish(args, &console, &[], &Counts::default(), code);
     }
     output.finish()?;
     console.finish();
@@ -226,6 +221,7 @@ fn lab_options(args: &RunArgs, config: &Config) -> Result<LabOptions> {
         no_default_features: args.no_default_features,
         profile: args.profile.clone(),
         cap_lints: args.cap_lints,
+        strategy: args.strategy.clone(),
     };
     options::lab_options(&lab_args, config)
 }

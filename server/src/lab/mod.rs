@@ -9,9 +9,10 @@
 pub mod cargo;
 mod process;
 pub mod scratch;
+mod switched;
 mod timeouts;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -22,7 +23,7 @@ use anyhow::{Context, Result};
 
 use crate::mutate::Mutant;
 use crate::outcome::{Phase, PhaseResult, Scenario, ScenarioOutcome};
-use crate::workspace::Workspace;
+use crate::workspace::{Package, Workspace};
 use cargo::{CargoOptions, PackageArgs, TestScope};
 use process::Ended;
 use scratch::{CopyOptions, ScratchTree};
@@ -83,6 +84,31 @@ pub struct LabOptions {
     /// the language server keeps its answers and the editor quick while
     /// both cores build.
     pub niceness: i32,
+    pub strategy: Strategy,
+}
+
+/// How mutants are built.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// Many mutants in one build behind run-time switches; the rest alone.
+    #[default]
+    CompileOnce,
+    /// Each mutant built and tested alone, as cargo-mutants does.
+    Classic,
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Strategy, String> {
+        match name {
+            "compile-once" => Ok(Strategy::CompileOnce),
+            "classic" => Ok(Strategy::Classic),
+            other => Err(format!(
+                "unknown strategy {other:?}: use compile-once or classic"
+            )),
+        }
+    }
 }
 
 /// What the lab reports as it goes.
@@ -97,6 +123,8 @@ pub enum Event {
         job: usize,
     },
     MutantFinished(ScenarioOutcome),
+    /// Something worth a line of the run's output.
+    Note(String),
 }
 
 /// The default number of jobs: half the CPUs (each build is itself
@@ -115,6 +143,7 @@ pub struct Lab {
     source_root: PathBuf,
     /// `name@version` for each package name of the workspace.
     package_specs: HashMap<String, String>,
+    packages: Vec<Package>,
     /// Job 0's tree is the baseline tree; the others are copies of it.
     trees: Vec<ScratchTree>,
     /// Each package's test timeout, from the baseline that tested it: a
@@ -141,6 +170,7 @@ impl Lab {
             options,
             source_root: workspace.root.clone(),
             package_specs,
+            packages: workspace.packages.clone(),
             trees: vec![tree],
             test_timeouts: HashMap::new(),
             baseline_build: None,
@@ -182,7 +212,7 @@ impl Lab {
             tree.root(),
             Scenario::Baseline,
             &packages,
-            &log_path,
+            (&log_path, None),
             &self.options,
             (self.options.timeouts.build, None),
             cancel,
@@ -204,6 +234,24 @@ impl Lab {
         Ok(Some(outcome))
     }
 
+    /// A whole run: the baseline (unless skipped), then every mutant, by
+    /// the options' strategy. Returns the baseline's outcome if it failed
+    /// (and nothing was tested).
+    pub fn run(
+        &mut self,
+        mutants: &[Arc<Mutant>],
+        cancel: &Cancel,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Option<ScenarioOutcome>> {
+        match self.options.strategy {
+            Strategy::CompileOnce => self.compile_once(mutants, cancel, on_event),
+            Strategy::Classic => {
+                let notes = BTreeMap::new();
+                self.classic_run(mutants, &notes, cancel, on_event)
+            }
+        }
+    }
+
     /// Tests `mutants` on the job pool, streaming events; returns the
     /// outcomes in the order they finished. A cancelled run returns what
     /// finished before the cancellation.
@@ -213,16 +261,34 @@ impl Lab {
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Vec<ScenarioOutcome>> {
-        let jobs = self.options.jobs.max(1).min(mutants.len());
+        let all: Vec<usize> = (0..mutants.len()).collect();
+        self.test_indices(mutants, &all, &BTreeMap::new(), cancel, on_event)
+    }
+
+    /// Tests the mutants at `indices` of `mutants`, each built alone (the
+    /// classic path); `notes` says why, for the logs.
+    fn test_indices(
+        &mut self,
+        mutants: &[Arc<Mutant>],
+        indices: &[usize],
+        notes: &BTreeMap<usize, String>,
+        cancel: &Cancel,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Vec<ScenarioOutcome>> {
+        let jobs = self.options.jobs.max(1).min(indices.len());
+        if jobs == 0 {
+            return Ok(Vec::new());
+        }
         while self.trees.len() < jobs {
             let copy = self.trees[0].duplicate()?;
             self.trees.push(copy);
         }
         let build_timeout = self.options.timeouts.build_timeout(self.baseline_build);
-        if mutants
-            .iter()
-            .any(|m| !self.test_timeouts.contains_key(&m.source_file.package))
-        {
+        if indices.iter().any(|&i| {
+            !self
+                .test_timeouts
+                .contains_key(&mutants[i].source_file.package)
+        }) {
             on_event(&Event::TestTimeout(
                 self.options.timeouts.test_timeout(None),
             ));
@@ -242,6 +308,8 @@ impl Lab {
                     tree,
                     lab: &*self,
                     mutants,
+                    indices,
+                    notes,
                     log_paths: &log_paths,
                     next: &next,
                     stop: &stop,
@@ -318,6 +386,10 @@ struct Job<'a> {
     tree: &'a ScratchTree,
     lab: &'a Lab,
     mutants: &'a [Arc<Mutant>],
+    /// The mutants this pool tests, by index in `mutants`.
+    indices: &'a [usize],
+    /// Why a mutant takes this path, when it is not the run's strategy.
+    notes: &'a BTreeMap<usize, String>,
     log_paths: &'a [PathBuf],
     next: &'a AtomicUsize,
     stop: &'a Cancel,
@@ -330,10 +402,10 @@ impl Job<'_> {
             if self.stop.is_cancelled() {
                 return Ok(());
             }
-            let index = self.next.fetch_add(1, Ordering::SeqCst);
-            let Some(mutant) = self.mutants.get(index) else {
+            let Some(&index) = self.indices.get(self.next.fetch_add(1, Ordering::SeqCst)) else {
                 return Ok(());
             };
+            let mutant = &self.mutants[index];
             let _ = sender.send(Ok(Event::MutantStarted {
                 index,
                 job: self.number,
@@ -348,7 +420,7 @@ impl Job<'_> {
                     mutant: mutant.clone(),
                 },
                 &self.lab.mutant_packages(mutant),
-                &self.log_paths[index],
+                (&self.log_paths[index], self.notes.get(&index)),
                 &self.lab.options,
                 (
                     self.build_timeout,
@@ -374,7 +446,7 @@ fn run_scenario(
     root: &Path,
     scenario: Scenario,
     packages: &PackageArgs,
-    log_path: &Path,
+    (log_path, note): (&Path, Option<&String>),
     options: &LabOptions,
     (build_timeout, test_timeout): (Option<Duration>, Option<Duration>),
     cancel: &Cancel,
@@ -389,6 +461,9 @@ fn run_scenario(
             mutant.name,
             mutant.diff()
         )?;
+        if let Some(note) = note {
+            writeln!(log, "*** classic path (built alone): {note}")?;
+        }
     }
     let env = cargo::env(root, &options.cargo);
     let mut phase_results = Vec::new();
@@ -396,7 +471,14 @@ fn run_scenario(
         let argv = cargo::argv(phase, packages, &options.cargo);
         let start = Instant::now();
         let niceness = options.niceness;
-        let ended = process::run(&argv, &env, root, &mut log, timeout, niceness, cancel)?;
+        let spec = process::Spec {
+            argv: &argv,
+            env: &env,
+            cwd: root,
+            timeout,
+            niceness,
+        };
+        let ended = process::run(&spec, &mut log, None, cancel)?;
         let process_status = match ended {
             Ended::Status(status) => status,
             Ended::Cancelled => return Ok(None),

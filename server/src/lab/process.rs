@@ -53,33 +53,40 @@ pub enum Ended {
 /// fractions.
 const TERMINATION_GRACE: Duration = Duration::from_secs(2);
 
-/// Runs `argv` in `cwd` with `env` added, appending the command line and its
-/// output to `log`, `niceness` steps below mutiny's scheduling priority. No
-/// process of its group survives the return, nor mutiny's death. A command
-/// that cannot be started is an error, not a status.
-pub fn run(
-    argv: &[String],
-    env: &[(String, String)],
-    cwd: &Path,
-    log: &mut File,
-    timeout: Option<Duration>,
-    niceness: i32,
-    cancel: &Cancel,
-) -> Result<Ended> {
+/// One command: what to run, where, with what added to the environment,
+/// for how long, and how far below mutiny's scheduling priority.
+pub struct Spec<'a> {
+    pub argv: &'a [String],
+    pub env: &'a [(String, String)],
+    pub cwd: &'a Path,
+    pub timeout: Option<Duration>,
+    pub niceness: i32,
+}
+
+/// Runs a command, appending its command line and its output to `log`
+/// (its standard output to `stdout` instead, when given). No process of its
+/// group survives the return, nor mutiny's death. A command that cannot be
+/// started is an error, not a status.
+pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -> Result<Ended> {
+    let argv = spec.argv;
     writeln!(log, "\n*** {}", argv.join(" "))?;
     log.flush()?;
     let mut command = Command::new(&argv[0]);
+    let stdout = match stdout {
+        Some(file) => file,
+        None => log.try_clone()?,
+    };
     command
         .args(&argv[1..])
-        .current_dir(cwd)
-        .envs(env.iter().map(|(k, v)| (k, v)))
+        .current_dir(spec.cwd)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
-        .stdout(log.try_clone()?)
+        .stdout(stdout)
         .stderr(log.try_clone()?);
-    nice_with_default_signals(&mut command, niceness);
+    nice_with_default_signals(&mut command, spec.niceness);
     let start = Instant::now();
     let mut group = Group::start(command, &argv[0])?;
-    let ended = group.wait(start, timeout, cancel)?;
+    let ended = group.wait(start, spec.timeout, cancel)?;
     let result = match ended {
         Ended::Status(status) => format!("{status:?}"),
         Ended::Cancelled => "cancelled".to_owned(),
@@ -339,15 +346,15 @@ mod tests {
             .unwrap();
         let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
         let start = Instant::now();
-        let ended = run(
-            &argv,
-            &[("GREETING".into(), "hi".into())],
-            dir,
-            &mut log,
+        let env = [("GREETING".to_owned(), "hi".to_owned())];
+        let spec = Spec {
+            argv: &argv,
+            env: &env,
+            cwd: dir,
             timeout,
-            0,
-            &Cancel::default(),
-        );
+            niceness: 0,
+        };
+        let ended = run(&spec, &mut log, None, &Cancel::default());
         Ran {
             ended,
             log: std::fs::read_to_string(&log_path).unwrap(),
@@ -483,7 +490,14 @@ mod tests {
         });
         let argv = ["sleep".to_owned(), "30".to_owned()];
         let start = Instant::now();
-        let ended = run(&argv, &[], dir.path(), &mut log, None, 0, &cancel).unwrap();
+        let spec = Spec {
+            argv: &argv,
+            env: &[],
+            cwd: dir.path(),
+            timeout: None,
+            niceness: 0,
+        };
+        let ended = run(&spec, &mut log, None, &cancel).unwrap();
         assert_eq!(ended, Ended::Cancelled);
         assert!(start.elapsed() < Duration::from_secs(5));
     }
@@ -546,16 +560,14 @@ mod tests {
         let own = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
         // `nice` without arguments prints the niceness it runs at.
         let argv = ["nice".to_owned()];
-        let ended = run(
-            &argv,
-            &[],
-            dir.path(),
-            &mut log,
-            None,
-            7,
-            &Cancel::default(),
-        )
-        .unwrap();
+        let spec = Spec {
+            argv: &argv,
+            env: &[],
+            cwd: dir.path(),
+            timeout: None,
+            niceness: 7,
+        };
+        let ended = run(&spec, &mut log, None, &Cancel::default()).unwrap();
         assert_eq!(ended, Ended::Status(ProcessStatus::Success));
         let text = std::fs::read_to_string(&log_path).unwrap();
         let printed: i32 = text

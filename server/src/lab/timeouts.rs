@@ -3,6 +3,10 @@
 use std::time::Duration;
 
 /// Used when the baseline was skipped and no timeout was given.
+/// The least timeout of a test binary run directly: no cargo start-up to
+/// allow for, but a loaded machine can still slow a quick binary down.
+const BINARY_MINIMUM: Duration = Duration::from_secs(5);
+
 const FALLBACK_TEST_TIMEOUT: Duration = Duration::from_secs(300);
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -50,6 +54,21 @@ impl Timeouts {
     /// The build timeout for mutants given how long the baseline build
     /// took, if it ran: explicit, else `build_multiplier` × the baseline
     /// build (not rounded, no minimum, as cargo-mutants), else none.
+    /// The timeout of one test binary run directly (compile-once): the
+    /// explicit test timeout, else the multiplier (5 by default) times the
+    /// binary's own baseline time, at least `BINARY_MINIMUM`; without a
+    /// baseline, as for a whole test command.
+    pub fn binary_timeout(&self, baseline: Option<Duration>) -> Duration {
+        match (self.test, baseline) {
+            (Some(explicit), _) => explicit,
+            (None, Some(baseline)) => {
+                let scaled = (baseline.as_secs_f64() * self.multiplier.unwrap_or(5.0)).ceil();
+                Duration::from_secs_f64(scaled).max(BINARY_MINIMUM)
+            }
+            (None, None) => self.test_timeout(None),
+        }
+    }
+
     pub fn build_timeout(&self, baseline_build: Option<Duration>) -> Option<Duration> {
         if self.build.is_some() {
             return self.build;

@@ -15,7 +15,7 @@ use super::pretty;
 use super::stub;
 use super::{
     Edition, FileMutants, Function, GenerateOptions, Genre, ModuleName, ModuleRef, Mutant,
-    SourceFile, Warning,
+    SourceFile, Switch, Warning,
 };
 use crate::position::SourceIndex;
 
@@ -213,6 +213,19 @@ impl Walker<'_> {
         self.functions.push(Arc::clone(&entered));
 
         let body_range = TextRange::new(trimmed_range(first).start(), trimmed_range(last).end());
+        let body_switch = if function.const_token().is_some() {
+            Switch::Alone("it is in a const fn, which can run at compile time")
+        } else if ret.as_ref().is_some_and(|ret| {
+            ret.syntax()
+                .descendants()
+                .any(|n| n.kind() == SyntaxKind::IMPL_TRAIT_TYPE)
+        }) {
+            Switch::Alone(
+                "its function returns impl Trait, one concrete type that the stub may not be",
+            )
+        } else {
+            self.expression_switch(function.syntax(), body_range, true)
+        };
         let ret_type = ret.and_then(|ret| ret.ty());
         let stubs = stub::return_type_stubs(ret_type.as_ref(), &self.options.error_values);
         let longest_stub = stubs.iter().map(String::len).max().unwrap_or(0);
@@ -229,7 +242,13 @@ impl Walker<'_> {
                     },
                     entered.return_type
                 );
-                self.push(body_range, stub, Genre::FnValue, description);
+                self.push(
+                    body_range,
+                    stub,
+                    Genre::FnValue,
+                    description,
+                    body_switch.clone(),
+                );
             }
         }
         self.visit(body.syntax());
@@ -282,7 +301,9 @@ impl Walker<'_> {
         if let Some(op) = bin.op_token() {
             for replacement in operators::binary_replacements(op.text()) {
                 let description = format!("replace {} with {replacement}", op.text());
-                self.push_at_token(&op, replacement, Genre::BinaryOperator, description);
+                let switch =
+                    self.expression_switch(bin.syntax(), trimmed_range(bin.syntax()), false);
+                self.push_at_token(&op, replacement, Genre::BinaryOperator, description, switch);
             }
         }
         self.visit_children(bin.syntax());
@@ -292,7 +313,9 @@ impl Walker<'_> {
         if let Some(op) = prefix.op_token() {
             if operators::unary_is_deleted(op.text()) {
                 let description = format!("delete {}", op.text());
-                self.push_at_token(&op, "", Genre::UnaryOperator, description);
+                let switch =
+                    self.expression_switch(prefix.syntax(), trimmed_range(prefix.syntax()), false);
+                self.push_at_token(&op, "", Genre::UnaryOperator, description, switch);
             }
         }
         self.visit_children(prefix.syntax());
@@ -313,11 +336,19 @@ impl Walker<'_> {
                     .map(|p| pretty::node(p.syntax()))
                     .unwrap_or_default();
                 let description = format!("delete match arm {}", squash_lines(&pattern));
+                let switch = match (const_context(arm.syntax()), arm.pat()) {
+                    (Some(why), _) => Switch::Alone(why),
+                    (None, Some(pat)) => Switch::ArmGuard {
+                        at: u32::from(trimmed_range(pat.syntax()).end()) as usize,
+                    },
+                    (None, None) => Switch::Alone("its match arm has no pattern"),
+                };
                 self.push(
                     trimmed_range(arm.syntax()),
                     "".into(),
                     Genre::MatchArm,
                     description,
+                    switch,
                 );
             }
         }
@@ -327,9 +358,16 @@ impl Walker<'_> {
             };
             let range = trimmed_range(condition.syntax());
             let original = squash_lines(&self.source_file.code[text_range(range)]);
+            let switch = self.expression_switch(condition.syntax(), range, false);
             for value in ["true", "false"] {
                 let description = format!("replace match guard {original} with {value}");
-                self.push(range, value.into(), Genre::MatchArmGuard, description);
+                self.push(
+                    range,
+                    value.into(),
+                    Genre::MatchArmGuard,
+                    description,
+                    switch.clone(),
+                );
             }
         }
         self.visit_children(m.syntax());
@@ -360,7 +398,15 @@ impl Walker<'_> {
                 }
                 let description =
                     format!("delete field {field_name} from struct {struct_name} expression");
-                self.push(range, String::new(), Genre::StructField, description);
+                let switch =
+                    Switch::Alone("a deleted field of a struct expression cannot be switched");
+                self.push(
+                    range,
+                    String::new(),
+                    Genre::StructField,
+                    description,
+                    switch,
+                );
             }
         }
         self.visit_children(record.syntax());
@@ -419,16 +465,37 @@ impl Walker<'_> {
         replacement: &str,
         genre: Genre,
         description: String,
+        switch: Switch,
     ) {
         self.push(
             token.text_range(),
             replacement.to_owned(),
             genre,
             description,
+            switch,
         );
     }
 
-    fn push(&mut self, range: TextRange, replacement: String, genre: Genre, description: String) {
+    /// An expression switch over `range`, unless `node` is evaluated at
+    /// compile time.
+    fn expression_switch(&self, node: &SyntaxNode, range: TextRange, body: bool) -> Switch {
+        match const_context(node) {
+            Some(why) => Switch::Alone(why),
+            None => Switch::Expression {
+                site: text_range(range),
+                body,
+            },
+        }
+    }
+
+    fn push(
+        &mut self,
+        range: TextRange,
+        replacement: String,
+        genre: Genre,
+        description: String,
+        switch: Switch,
+    ) {
         let function = self.functions.last().cloned();
         let description = match (&function, genre) {
             (Some(function), genre) if genre != Genre::FnValue => {
@@ -453,8 +520,56 @@ impl Walker<'_> {
             replacement,
             genre,
             description,
+            switch,
         });
     }
+}
+
+/// Why code at `node` runs at compile time (where a run-time switch cannot
+/// reach), if it does: const and static initialisers, const generics, array
+/// lengths, enum discriminants, const blocks, const fns.
+fn const_context(node: &SyntaxNode) -> Option<&'static str> {
+    let mut child = node.clone();
+    for ancestor in node.ancestors() {
+        let why = match ancestor.kind() {
+            SyntaxKind::CONST => Some("it is in a const item, evaluated at compile time"),
+            SyntaxKind::STATIC => Some("it is in a static initialiser, evaluated at compile time"),
+            SyntaxKind::CONST_ARG | SyntaxKind::CONST_PARAM => {
+                Some("it is in a const generic argument, evaluated at compile time")
+            }
+            SyntaxKind::ARRAY_TYPE => Some("it is in an array length, evaluated at compile time"),
+            SyntaxKind::VARIANT => Some("it is in an enum discriminant, evaluated at compile time"),
+            SyntaxKind::CONST_BLOCK_PAT => Some("it is in a pattern"),
+            SyntaxKind::BLOCK_EXPR
+                if ast::BlockExpr::cast(ancestor.clone())
+                    .is_some_and(|b| b.const_token().is_some()) =>
+            {
+                Some("it is in a const block, evaluated at compile time")
+            }
+            SyntaxKind::FN
+                if ast::Fn::cast(ancestor.clone()).is_some_and(|f| f.const_token().is_some()) =>
+            {
+                Some("it is in a const fn, which can run at compile time")
+            }
+            SyntaxKind::ARRAY_EXPR if is_repeat_length(&ancestor, &child) => {
+                Some("it is in an array length, evaluated at compile time")
+            }
+            _ => None,
+        };
+        if why.is_some() {
+            return why;
+        }
+        child = ancestor;
+    }
+    None
+}
+
+/// Whether `child` is the length of the repeat expression `[value; length]`.
+fn is_repeat_length(array: &SyntaxNode, child: &SyntaxNode) -> bool {
+    let semicolon = array
+        .children_with_tokens()
+        .find(|element| element.kind() == SyntaxKind::SEMICOLON);
+    semicolon.is_some_and(|semi| child.text_range().start() >= semi.text_range().end())
 }
 
 fn cast<N: AstNode>(node: SyntaxNode) -> N {

@@ -95,6 +95,23 @@ pub struct Mutant {
     pub genre: Genre,
     /// The name without file and position: `replace && with || in matches_comparator`.
     pub description: String,
+    /// How a build holding many mutants can switch this one on at run time.
+    pub switch: Switch,
+}
+
+/// Where a compile-once build puts a mutant beside the original code, so
+/// that one build holds many mutants and the test run picks one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Switch {
+    /// The expression at this byte range (or, with `body`, the statements
+    /// of a function body) is chosen at run time: the original, or the same
+    /// text with the mutant applied.
+    Expression { site: Range<usize>, body: bool },
+    /// A deleted match arm: a guard inserted at this byte offset (the end
+    /// of the arm's pattern) turns the arm off at run time.
+    ArmGuard { at: usize },
+    /// Only a build of its own can hold this mutant; why.
+    Alone(&'static str),
 }
 
 impl Mutant {

@@ -1,0 +1,1001 @@
+//! The compile-once strategy. Every mutant that a run-time switch can hold
+//! goes into the baseline tree at once (`render`); one build; the baseline
+//! runs the test binaries directly, recording which switch sites each one
+//! reaches; then each mutant runs only the binaries that reach it (the test
+//! that killed its function's mutants first, doctests last), with its
+//! switch on. A mutant that breaks the switched build is taken out (the
+//! compiler's error spans say which) and later built alone on the classic
+//! path, as are those no switch can hold; the log of each says which path
+//! it took and why.
+
+mod messages;
+mod render;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use super::cargo::{self, PackageArgs, TestScope, TestTool};
+use super::process::{self, Ended, Spec};
+use super::{BaselineMode, Cancel, Event, Lab};
+use crate::mutate::{Mutant, Switch};
+use crate::outcome::{Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome};
+use crate::workspace::Package;
+use messages::TestBinary;
+use render::Switched;
+
+/// Builds of the switched tree before whatever still fails goes classic.
+const MAX_ROUNDS: usize = 4;
+
+/// What decides which path each mutant takes.
+struct Plan {
+    switched: BTreeSet<usize>,
+    /// Mutants on the classic path, with the reason.
+    alone: BTreeMap<usize, String>,
+}
+
+/// A test command of the switched tree: a test binary, or a package's doctests.
+#[derive(Debug, Clone)]
+enum Runner {
+    Binary(TestBinary),
+    Doctests(String),
+}
+
+/// One runner with what the baseline learned of it.
+#[derive(Debug)]
+struct Known {
+    runner: Runner,
+    /// The package whose tests these are.
+    package: String,
+    /// How long the baseline run took.
+    baseline: Option<Duration>,
+    /// The switch ids it reached in the baseline; `None` when no baseline ran.
+    reached: Option<BTreeSet<u32>>,
+}
+
+impl Lab {
+    /// Runs the baseline and tests `mutants`, compiling once where it can;
+    /// returns the baseline's outcome when it failed.
+    pub(super) fn compile_once(
+        &mut self,
+        mutants: &[Arc<Mutant>],
+        cancel: &Cancel,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Option<ScenarioOutcome>> {
+        let mut plan = self.plan(mutants);
+        if plan.switched.is_empty() {
+            return self.classic_run(mutants, &plan.alone, cancel, on_event);
+        }
+        on_event(&Event::BaselineStarted);
+        let root = self.trees[0].root().to_owned();
+        let files = self.switched_files(mutants, &plan.switched)?;
+        // Without a baseline there is no baseline log: the build has its own.
+        let log_name = match self.options.baseline {
+            BaselineMode::Run => "baseline.log",
+            BaselineMode::Skip => "switched-build.log",
+        };
+        let log_path = self.options.log_dir.join(log_name);
+        let mut log = File::create(&log_path)
+            .with_context(|| format!("cannot create {}", log_path.display()))?;
+        let packages = self.baseline_packages(mutants);
+        let build_argv = self.build_argv(&packages);
+        let mut rounds = 0;
+        let built = loop {
+            rounds += 1;
+            let rendered = write_round(&root, &files, mutants, &mut plan)?;
+            writeln!(
+                log,
+                "\n*** switched build, round {rounds}: {} mutants",
+                plan.switched.len()
+            )?;
+            let Some((status, duration, messages)) = self.build(&build_argv, &mut log, cancel)?
+            else {
+                restore(&root, &files)?;
+                return Ok(None);
+            };
+            if status.is_success() {
+                break Some((duration, messages));
+            }
+            let blamed = (rounds < MAX_ROUNDS)
+                .then(|| blame(&rendered, &messages.errors, &root))
+                .flatten();
+            let Some(blamed) = blamed else {
+                writeln!(log, "\n*** the switched build fails where no mutant can be blamed: every mutant takes the classic path")?;
+                break None;
+            };
+            for (id, error) in blamed {
+                let index = id as usize - 1;
+                if plan.switched.remove(&index) {
+                    let first_line = error.lines().next().unwrap_or_default().to_owned();
+                    plan.alone.insert(
+                        index,
+                        format!("it broke the switched build (round {rounds}): {first_line}"),
+                    );
+                }
+            }
+            if plan.switched.is_empty() {
+                break None;
+            }
+        };
+        let Some((build_duration, messages)) = built else {
+            restore(&root, &files)?;
+            let why = "the switched build failed".to_owned();
+            let alone = (0..mutants.len())
+                .map(|i| {
+                    (
+                        i,
+                        plan.alone.get(&i).cloned().unwrap_or_else(|| why.clone()),
+                    )
+                })
+                .collect();
+            return self.classic_run(mutants, &alone, cancel, on_event);
+        };
+        on_event(&Event::Note(format!(
+            "compile-once: {} mutants switched into one build ({rounds} build round{}), {} on the classic path",
+            plan.switched.len(),
+            if rounds == 1 { "" } else { "s" },
+            plan.alone.len()
+        )));
+        self.baseline_build = self.baseline_build.max(Some(build_duration));
+        let build_phase = PhaseResult {
+            phase: Phase::Build,
+            duration: build_duration,
+            process_status: ProcessStatus::Success,
+            argv: build_argv.clone(),
+        };
+        let mut runners = self.runners(&messages.binaries, mutants)?;
+        let baseline = match self.options.baseline {
+            BaselineMode::Run => {
+                let Some(outcome) = self.switched_baseline(
+                    &mut runners,
+                    &mut log,
+                    (&log_path, &build_phase),
+                    cancel,
+                )?
+                else {
+                    restore(&root, &files)?;
+                    return Ok(None);
+                };
+                on_event(&Event::BaselineFinished(outcome.clone()));
+                if !outcome.success() {
+                    restore(&root, &files)?;
+                    return Ok(Some(outcome));
+                }
+                Some(outcome)
+            }
+            BaselineMode::Skip => None,
+        };
+        drop(log);
+        let tests = SwitchedTests {
+            lab: self,
+            root: &root,
+            mutants,
+            runners: &runners,
+            build_phase: &build_phase,
+            log_paths: &super::log_stems(mutants)
+                .into_iter()
+                .map(|stem| self.options.log_dir.join(format!("{stem}.log")))
+                .collect::<Vec<_>>(),
+            peers: plan.switched.len() - 1,
+            killers: Mutex::new(HashMap::new()),
+        };
+        let switched: Vec<usize> = plan.switched.iter().copied().collect();
+        tests.run(&switched, cancel, on_event)?;
+        restore(&root, &files)?;
+        if cancel.is_cancelled() || plan.alone.is_empty() {
+            return Ok(None);
+        }
+        drop(baseline);
+        let alone: Vec<usize> = plan.alone.keys().copied().collect();
+        self.test_indices(mutants, &alone, &plan.alone, cancel, on_event)?;
+        Ok(None)
+    }
+
+    /// The classic path for everything: the baseline (unless skipped), then
+    /// each mutant built alone.
+    pub(super) fn classic_run(
+        &mut self,
+        mutants: &[Arc<Mutant>],
+        notes: &BTreeMap<usize, String>,
+        cancel: &Cancel,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<Option<ScenarioOutcome>> {
+        if self.options.baseline == BaselineMode::Run {
+            match self.baseline(mutants, cancel, on_event)? {
+                None => return Ok(None),
+                Some(outcome) if !outcome.success() => return Ok(Some(outcome)),
+                Some(_) => {}
+            }
+        }
+        if !cancel.is_cancelled() {
+            let all: Vec<usize> = (0..mutants.len()).collect();
+            self.test_indices(mutants, &all, notes, cancel, on_event)?;
+        }
+        Ok(None)
+    }
+
+    /// Which mutants a switch can hold; why the others take the classic path.
+    fn plan(&self, mutants: &[Arc<Mutant>]) -> Plan {
+        let mut plan = Plan {
+            switched: BTreeSet::new(),
+            alone: BTreeMap::new(),
+        };
+        let whole_run = self.whole_run_obstacle();
+        let mut package_obstacles: HashMap<&str, Option<String>> = HashMap::new();
+        for (index, mutant) in mutants.iter().enumerate() {
+            let package = mutant.source_file.package.as_str();
+            let obstacle = package_obstacles
+                .entry(package)
+                .or_insert_with(|| self.package_obstacle(package, mutants))
+                .clone();
+            let why = match (&whole_run, obstacle, &mutant.switch) {
+                (Some(why), _, _) => Some(why.clone()),
+                (None, Some(why), _) => Some(why),
+                (None, None, Switch::Alone(why)) => Some((*why).to_owned()),
+                (None, None, _) => None,
+            };
+            match why {
+                Some(why) => {
+                    plan.alone.insert(index, why);
+                }
+                None => {
+                    plan.switched.insert(index);
+                }
+            }
+        }
+        plan
+    }
+
+    /// What keeps the whole run off the switched path, if anything.
+    fn whole_run_obstacle(&self) -> Option<String> {
+        let cargo = &self.options.cargo;
+        if cargo.test_tool == TestTool::Nextest {
+            return Some("nextest runs the tests".to_owned());
+        }
+        let (before, _) = split_test_args(&cargo.additional_test_args);
+        if before.iter().any(|arg| arg.starts_with("--")) {
+            return Some(format!(
+                "the test command has cargo options ({}) that pick what runs",
+                before.join(" ")
+            ));
+        }
+        if !cargo.cap_lints && flags_deny_lints(&self.source_root) {
+            return Some(
+                "RUSTFLAGS or .cargo/config.toml deny lints, which a switched build could change"
+                    .to_owned(),
+            );
+        }
+        None
+    }
+
+    /// What keeps one package's mutants off the switched path, if anything.
+    fn package_obstacle(&self, name: &str, mutants: &[Arc<Mutant>]) -> Option<String> {
+        let package = self.packages.iter().find(|p| p.name == name)?;
+        if package.proc_macro {
+            return Some(
+                "its package is a proc-macro crate, which runs inside the compiler".into(),
+            );
+        }
+        let read =
+            |path: &str| std::fs::read_to_string(self.source_root.join(path)).unwrap_or_default();
+        for root_file in &package.root_files {
+            if has_inner_attribute(&read(root_file), "no_std") {
+                return Some(format!(
+                    "its crate may be #![no_std] ({root_file}), without std::env to read a switch"
+                ));
+            }
+        }
+        if self.options.cargo.cap_lints {
+            return None;
+        }
+        let manifest = read(&join(&package.dir, "Cargo.toml"));
+        if manifest_denies_lints(&manifest) || manifest_denies_lints(&read("Cargo.toml")) {
+            return Some("its Cargo.toml denies lints, which a switched build could change".into());
+        }
+        let mut texts: Vec<Arc<str>> = package
+            .root_files
+            .iter()
+            .map(|path| Arc::from(read(path)))
+            .collect();
+        texts.extend(
+            mutants
+                .iter()
+                .filter(|m| m.source_file.package == name)
+                .map(|m| Arc::clone(&m.source_file.code)),
+        );
+        texts.dedup();
+        texts.iter().find_map(|text| denied_lint(text)).map(|lint| {
+            format!("its code denies the lint `{lint}`, which a switched build could change")
+        })
+    }
+
+    /// The files a switched build rewrites: those with switched mutants and
+    /// the root files of their packages, with their original text.
+    fn switched_files(
+        &self,
+        mutants: &[Arc<Mutant>],
+        switched: &BTreeSet<usize>,
+    ) -> Result<Vec<SwitchedFile>> {
+        let mut files: BTreeMap<String, SwitchedFile> = BTreeMap::new();
+        let mut packages = BTreeSet::new();
+        for &index in switched {
+            let source = &mutants[index].source_file;
+            packages.insert(source.package.clone());
+            files
+                .entry(source.path.clone())
+                .or_insert_with(|| SwitchedFile {
+                    path: source.path.clone(),
+                    original: Arc::clone(&source.code),
+                    crate_root: false,
+                });
+        }
+        for package in self.packages.iter().filter(|p| packages.contains(&p.name)) {
+            for root_file in &package.root_files {
+                if !files.contains_key(root_file) {
+                    let path = self.source_root.join(root_file);
+                    let text = std::fs::read_to_string(&path)
+                        .with_context(|| format!("cannot read {}", path.display()))?;
+                    files.insert(
+                        root_file.clone(),
+                        SwitchedFile {
+                            path: root_file.clone(),
+                            original: Arc::from(text),
+                            crate_root: true,
+                        },
+                    );
+                }
+                if let Some(file) = files.get_mut(root_file) {
+                    file.crate_root = true;
+                }
+            }
+        }
+        Ok(files.into_values().collect())
+    }
+
+    /// `cargo test --no-run` with JSON messages, for the baseline packages.
+    fn build_argv(&self, packages: &PackageArgs) -> Vec<String> {
+        let mut argv = cargo::argv(Phase::Build, packages, &self.options.cargo);
+        argv.push("--message-format=json".to_owned());
+        argv
+    }
+
+    /// Runs one build of the switched tree; `None` when cancelled.
+    fn build(
+        &self,
+        argv: &[String],
+        log: &mut File,
+        cancel: &Cancel,
+    ) -> Result<Option<(ProcessStatus, Duration, messages::BuildMessages)>> {
+        let root = self.trees[0].root();
+        let stdout_path = root.with_file_name("build-messages.json");
+        let stdout = File::create(&stdout_path)
+            .with_context(|| format!("cannot create {}", stdout_path.display()))?;
+        let env = self.command_env(root, 0);
+        let spec = Spec {
+            argv,
+            env: &env,
+            cwd: root,
+            timeout: self.options.timeouts.build,
+            niceness: self.options.niceness,
+        };
+        let start = Instant::now();
+        let ended = process::run(&spec, log, Some(stdout), cancel)?;
+        let duration = start.elapsed();
+        let output = std::fs::read_to_string(&stdout_path).unwrap_or_default();
+        let messages = messages::parse(&output);
+        log.write_all(messages.rendered.as_bytes())?;
+        Ok(match ended {
+            Ended::Status(status) => Some((status, duration, messages)),
+            Ended::Cancelled => None,
+        })
+    }
+
+    /// The environment of every command in the tree at `root`, with the
+    /// switch `id` on (0: none).
+    fn command_env(&self, root: &Path, id: u32) -> Vec<(String, String)> {
+        let mut env = cargo::env(root, &self.options.cargo);
+        env.push((render::ACTIVE_VAR.to_owned(), id.to_string()));
+        env
+    }
+
+    /// The test binaries and doctests of the baseline packages, in the
+    /// order `cargo test` runs them.
+    fn runners(&self, binaries: &[TestBinary], mutants: &[Arc<Mutant>]) -> Result<Vec<Known>> {
+        let root = self.trees[0].root();
+        let canonical = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_owned());
+        let mut runners = Vec::new();
+        let tested: BTreeSet<String> = match self.baseline_packages(mutants) {
+            PackageArgs::Workspace => self.packages.iter().map(|p| p.name.clone()).collect(),
+            PackageArgs::Specs(_) => self.tested_package_names(mutants),
+        };
+        for package in self.packages.iter().filter(|p| tested.contains(&p.name)) {
+            let dir = canonical(&root.join(&package.dir));
+            for binary in binaries.iter().filter(|b| canonical(&b.package_dir) == dir) {
+                runners.push(Known {
+                    runner: Runner::Binary(binary.clone()),
+                    package: package.name.clone(),
+                    baseline: None,
+                    reached: None,
+                });
+            }
+            if package.doctests {
+                runners.push(Known {
+                    runner: Runner::Doctests(package.name.clone()),
+                    package: package.name.clone(),
+                    baseline: None,
+                    reached: None,
+                });
+            }
+        }
+        Ok(runners)
+    }
+
+    fn tested_package_names(&self, mutants: &[Arc<Mutant>]) -> BTreeSet<String> {
+        match &self.options.test_scope {
+            TestScope::Mutated => mutants
+                .iter()
+                .map(|m| m.source_file.package.clone())
+                .collect(),
+            TestScope::Workspace => self.packages.iter().map(|p| p.name.clone()).collect(),
+            TestScope::Packages(names) => names.iter().cloned().collect(),
+        }
+    }
+
+    /// Runs every runner once with no switch on, tracing the sites each
+    /// reaches; sets the timeouts. `None` when cancelled.
+    fn switched_baseline(
+        &mut self,
+        runners: &mut [Known],
+        log: &mut File,
+        (log_path, build_phase): (&Path, &PhaseResult),
+        cancel: &Cancel,
+    ) -> Result<Option<ScenarioOutcome>> {
+        let root = self.trees[0].root().to_owned();
+        let trace_dir = root.with_file_name("trace");
+        std::fs::create_dir_all(&trace_dir)
+            .with_context(|| format!("cannot create {}", trace_dir.display()))?;
+        let mut test_phase = PhaseResult {
+            phase: Phase::Test,
+            duration: Duration::ZERO,
+            process_status: ProcessStatus::Success,
+            argv: Vec::new(),
+        };
+        let mut per_package: HashMap<String, Duration> = HashMap::new();
+        for (number, known) in runners.iter_mut().enumerate() {
+            let trace = trace_dir.join(format!("{number}.ids"));
+            let _ = std::fs::remove_file(&trace);
+            let (argv, cwd, mut env) = self.command_of(&known.runner, &root, 0, None);
+            env.push((
+                render::TRACE_VAR.to_owned(),
+                trace.to_string_lossy().into_owned(),
+            ));
+            let timeout = self.options.timeouts.test;
+            let spec = Spec {
+                argv: &argv,
+                env: &env,
+                cwd: &cwd,
+                timeout,
+                niceness: self.options.niceness,
+            };
+            let start = Instant::now();
+            let ended = process::run(&spec, log, None, cancel)?;
+            let duration = start.elapsed();
+            let Ended::Status(status) = ended else {
+                return Ok(None);
+            };
+            test_phase.duration += duration;
+            test_phase.argv = argv;
+            *per_package.entry(known.package.clone()).or_default() += duration;
+            known.baseline = Some(duration);
+            known.reached = Some(read_trace(&trace));
+            if !status.is_success() {
+                test_phase.process_status = status;
+                break;
+            }
+        }
+        if test_phase.process_status.is_success() {
+            for (package, duration) in per_package {
+                let timeout = self.options.timeouts.test_timeout(Some(duration));
+                self.test_timeouts.insert(package, timeout);
+            }
+        }
+        Ok(Some(ScenarioOutcome {
+            scenario: Scenario::Baseline,
+            log_path: log_path.to_owned(),
+            phase_results: vec![build_phase.clone(), test_phase],
+        }))
+    }
+
+    /// The command line, working directory and environment of a runner with
+    /// switch `id` on; `exact` runs just that test.
+    fn command_of(
+        &self,
+        runner: &Runner,
+        root: &Path,
+        id: u32,
+        exact: Option<&str>,
+    ) -> (Vec<String>, PathBuf, Vec<(String, String)>) {
+        let (_, after) = split_test_args(&self.options.cargo.additional_test_args);
+        let mut env = self.command_env(root, id);
+        match runner {
+            Runner::Binary(binary) => {
+                let mut argv = vec![binary.executable.to_string_lossy().into_owned()];
+                if let Some(test) = exact {
+                    argv.extend([test.to_owned(), "--exact".to_owned()]);
+                }
+                argv.extend(after.iter().cloned());
+                if let Some(package) = self.packages.iter().find(|p| {
+                    root.join(&p.dir).canonicalize().ok() == binary.package_dir.canonicalize().ok()
+                }) {
+                    env.extend(package_env(package, &binary.package_dir));
+                }
+                let deps = root.join("target").join("debug").join("deps");
+                let library_path = match std::env::var("LD_LIBRARY_PATH") {
+                    Ok(existing) if !existing.is_empty() => {
+                        format!("{}:{existing}", deps.display())
+                    }
+                    _ => deps.display().to_string(),
+                };
+                env.push(("LD_LIBRARY_PATH".to_owned(), library_path));
+                (argv, binary.package_dir.clone(), env)
+            }
+            Runner::Doctests(package) => {
+                let spec = self.spec(package);
+                let mut argv = cargo::argv(
+                    Phase::Test,
+                    &PackageArgs::Specs(vec![spec]),
+                    &self.options.cargo,
+                );
+                argv.insert(2, "--doc".to_owned());
+                (argv, root.to_owned(), env)
+            }
+        }
+    }
+}
+
+/// A file the switched build rewrites.
+#[derive(Debug)]
+struct SwitchedFile {
+    path: String,
+    original: Arc<str>,
+    /// The root file of a target: the runtime module goes at its end.
+    crate_root: bool,
+}
+
+/// Writes every switched file with the mutants still switched; returns
+/// each file's rendering. Mutants whose site cannot be placed move to the
+/// classic path.
+fn write_round(
+    root: &Path,
+    files: &[SwitchedFile],
+    mutants: &[Arc<Mutant>],
+    plan: &mut Plan,
+) -> Result<HashMap<String, Switched>> {
+    let mut rendered = HashMap::new();
+    let max_id = mutants.len() as u32;
+    for file in files {
+        let in_file: Vec<(u32, &Mutant)> = plan
+            .switched
+            .iter()
+            .filter(|&&i| mutants[i].source_file.path == file.path)
+            .map(|&i| (i as u32 + 1, &*mutants[i]))
+            .collect();
+        let switched = render::render(&file.original, &in_file);
+        for id in &switched.rejected {
+            let index = *id as usize - 1;
+            plan.switched.remove(&index);
+            plan.alone
+                .insert(index, "its switch site overlaps another's".to_owned());
+        }
+        let mut text = switched.text.clone();
+        if file.crate_root {
+            text.push_str(&render::runtime_module(max_id));
+        }
+        let path = root.join(&file.path);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        rendered.insert(file.path.clone(), switched);
+    }
+    Ok(rendered)
+}
+
+/// Writes the original text of every switched file back.
+fn restore(root: &Path, files: &[SwitchedFile]) -> Result<()> {
+    for file in files {
+        let path = root.join(&file.path);
+        std::fs::write(&path, file.original.as_bytes())
+            .with_context(|| format!("cannot restore {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The mutants that the errors point to, each with the error's text;
+/// `None` when some error points to no switched file.
+fn blame(
+    rendered: &HashMap<String, Switched>,
+    errors: &[messages::CompilerError],
+    root: &Path,
+) -> Option<Vec<(u32, String)>> {
+    let mut blamed = Vec::new();
+    for error in errors {
+        let ids = error.places.iter().find_map(|(file, offset)| {
+            let relative = Path::new(file)
+                .strip_prefix(root)
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| file.clone());
+            rendered.get(&relative).map(|s| s.blame(*offset))
+        });
+        if error.places.is_empty() && error.rendered.contains("aborting due to") {
+            continue;
+        }
+        blamed.extend(ids?.into_iter().map(|id| (id, error.rendered.clone())));
+    }
+    (!blamed.is_empty()).then_some(blamed)
+}
+
+fn read_trace(path: &Path) -> BTreeSet<u32> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .collect()
+}
+
+/// What cargo tells a test binary about its package at run time.
+fn package_env(package: &Package, dir: &Path) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("CARGO".to_owned(), cargo::cargo_bin()),
+        (
+            "CARGO_MANIFEST_DIR".to_owned(),
+            dir.to_string_lossy().into_owned(),
+        ),
+        (
+            "CARGO_MANIFEST_PATH".to_owned(),
+            dir.join("Cargo.toml").to_string_lossy().into_owned(),
+        ),
+        ("CARGO_PKG_NAME".to_owned(), package.name.clone()),
+        ("CARGO_PKG_VERSION".to_owned(), package.version.clone()),
+    ];
+    let (numbers, pre) = package
+        .version
+        .split_once('-')
+        .unwrap_or((&package.version, ""));
+    let numbers: Vec<&str> = numbers
+        .split('+')
+        .next()
+        .unwrap_or_default()
+        .split('.')
+        .collect();
+    for (name, value) in ["MAJOR", "MINOR", "PATCH"].iter().zip(&numbers) {
+        env.push((format!("CARGO_PKG_VERSION_{name}"), (*value).to_owned()));
+    }
+    env.push(("CARGO_PKG_VERSION_PRE".to_owned(), pre.to_owned()));
+    env
+}
+
+/// The user's test arguments: those for `cargo test` itself, and those
+/// after `--`, for the test binaries.
+fn split_test_args(args: &[String]) -> (&[String], &[String]) {
+    match args.iter().position(|a| a == "--") {
+        Some(dash) => (&args[..dash], &args[dash + 1..]),
+        None => (args, &[]),
+    }
+}
+
+fn join(dir: &str, file: &str) -> String {
+    if dir.is_empty() {
+        file.to_owned()
+    } else {
+        format!("{dir}/{file}")
+    }
+}
+
+/// Whether `#![… name …]` appears (also inside `cfg_attr`).
+fn has_inner_attribute(code: &str, name: &str) -> bool {
+    code.lines()
+        .map(str::trim_start)
+        .filter(|line| line.starts_with("#!["))
+        .any(|line| line.contains(name))
+}
+
+/// Lints that no mutant can raise or silence: denying them cannot make a
+/// switched build disagree with a mutant built alone.
+const INSENSITIVE_LINTS: &[&str] = &[
+    "missing_docs",
+    "missing_debug_implementations",
+    "missing_copy_implementations",
+    "unsafe_code",
+    "unsafe_op_in_unsafe_fn",
+    "rust_2018_idioms",
+    "elided_lifetimes_in_paths",
+    "unreachable_pub",
+    "non_ascii_idents",
+    "unstable_features",
+    "variant_size_differences",
+];
+
+/// The first lint that a `deny` or `forbid` attribute names, unless every
+/// one of them is insensitive to mutants.
+fn denied_lint(code: &str) -> Option<String> {
+    let pattern = regex::Regex::new(r"\b(?:deny|forbid)\s*\(([^)]*)\)").expect("valid regex");
+    for line in code
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('#'))
+    {
+        for captures in pattern.captures_iter(line) {
+            for lint in captures[1]
+                .split(',')
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+            {
+                let insensitive = INSENSITIVE_LINTS.contains(&lint)
+                    || lint.starts_with("clippy::")
+                    || lint.starts_with("rustdoc::");
+                if !insensitive {
+                    return Some(lint.to_owned());
+                }
+            }
+        }
+    }
+    None
+}
+
+fn manifest_denies_lints(manifest: &str) -> bool {
+    manifest.contains("lints") && (manifest.contains("\"deny\"") || manifest.contains("\"forbid\""))
+}
+
+/// Whether the environment's or the workspace's cargo config's rustflags
+/// deny lints.
+fn flags_deny_lints(root: &Path) -> bool {
+    let denies = |flags: &str| {
+        flags
+            .split(|c: char| c.is_whitespace() || c == '\x1f' || c == '"' || c == ',')
+            .any(|flag| {
+                flag.starts_with("-D")
+                    || flag.starts_with("-F")
+                    || flag == "--deny"
+                    || flag == "--forbid"
+            })
+    };
+    let env = [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+    ]
+    .iter()
+    .any(|var| std::env::var(var).is_ok_and(|v| denies(&v)));
+    let config = [".cargo/config.toml", ".cargo/config"]
+        .iter()
+        .any(|file| std::fs::read_to_string(root.join(file)).is_ok_and(|text| denies(&text)));
+    env || config
+}
+
+/// The switched mutants' test runs, on a pool of threads.
+struct SwitchedTests<'a> {
+    lab: &'a Lab,
+    root: &'a Path,
+    mutants: &'a [Arc<Mutant>],
+    runners: &'a [Known],
+    build_phase: &'a PhaseResult,
+    log_paths: &'a [PathBuf],
+    /// How many other mutants share the build.
+    peers: usize,
+    /// Per function, the runner and test that last caught one of its mutants.
+    killers: Mutex<HashMap<String, (usize, String)>>,
+}
+
+impl SwitchedTests<'_> {
+    fn run(
+        &self,
+        indices: &[usize],
+        cancel: &Cancel,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<()> {
+        let jobs = self.lab.options.jobs.max(1).min(indices.len().max(1));
+        let next = AtomicUsize::new(0);
+        let stop = cancel.child();
+        let (sender, receiver) = mpsc::channel::<Result<Event>>();
+        std::thread::scope(|scope| -> Result<()> {
+            for job in 0..jobs {
+                let sender = sender.clone();
+                let (next, stop) = (&next, &stop);
+                scope.spawn(move || loop {
+                    if stop.is_cancelled() {
+                        return;
+                    }
+                    let Some(&index) = indices.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                        return;
+                    };
+                    let _ = sender.send(Ok(Event::MutantStarted { index, job }));
+                    match self.test(index, stop) {
+                        Ok(Some(outcome)) => {
+                            let _ = sender.send(Ok(Event::MutantFinished(outcome)));
+                        }
+                        Ok(None) => return,
+                        Err(err) => {
+                            stop.cancel();
+                            let _ = sender.send(Err(err));
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            let mut first_error = None;
+            for event in receiver {
+                match event {
+                    Ok(event) => on_event(&event),
+                    Err(err) => {
+                        first_error.get_or_insert(err);
+                    }
+                }
+            }
+            first_error.map_or(Ok(()), Err)
+        })
+    }
+
+    /// Tests one switched mutant; `None` when cancelled.
+    fn test(&self, index: usize, cancel: &Cancel) -> Result<Option<ScenarioOutcome>> {
+        let mutant = &self.mutants[index];
+        let id = index as u32 + 1;
+        let log_path = &self.log_paths[index];
+        let mut log = File::create(log_path)
+            .with_context(|| format!("cannot create {}", log_path.display()))?;
+        writeln!(
+            log,
+            "*** {}\n\n*** mutation diff:\n{}\n*** compile-once: switch {id}, built once with {} other mutants",
+            mutant.name,
+            mutant.diff(),
+            self.peers
+        )?;
+        let packages = self.test_packages(mutant);
+        let candidates: Vec<usize> = (0..self.runners.len())
+            .filter(|&r| packages.contains(&self.runners[r].package))
+            .filter(|&r| {
+                self.runners[r]
+                    .reached
+                    .as_ref()
+                    .is_none_or(|ids| ids.contains(&id))
+            })
+            .collect();
+        let mut test_phase = PhaseResult {
+            phase: Phase::Test,
+            duration: Duration::ZERO,
+            process_status: ProcessStatus::Success,
+            argv: Vec::new(),
+        };
+        if candidates.is_empty() {
+            writeln!(
+                log,
+                "\n*** no test reached this mutant's code in the baseline run: it is missed, and no test ran"
+            )?;
+        }
+        let function_key = mutant
+            .function
+            .as_ref()
+            .map(|f| format!("{}::{}", mutant.source_file.path, f.function_name));
+        let killer = function_key
+            .as_ref()
+            .and_then(|key| self.killers.lock().ok()?.get(key).cloned())
+            .filter(|(runner, _)| candidates.contains(runner));
+        let mut order: Vec<(usize, Option<String>)> = Vec::new();
+        if let Some((runner, test)) = killer {
+            order.push((runner, Some(test)));
+        }
+        // Test binaries first, doctests (which rustdoc compiles anew) last.
+        order.extend(
+            candidates
+                .iter()
+                .filter(|&&r| matches!(self.runners[r].runner, Runner::Binary(_)))
+                .chain(
+                    candidates
+                        .iter()
+                        .filter(|&&r| matches!(self.runners[r].runner, Runner::Doctests(_))),
+                )
+                .map(|&r| (r, None)),
+        );
+        for (runner, exact) in order {
+            let known = &self.runners[runner];
+            let (argv, cwd, env) =
+                self.lab
+                    .command_of(&known.runner, self.root, id, exact.as_deref());
+            let timeout = match known.runner {
+                Runner::Binary(_) => self.lab.options.timeouts.binary_timeout(known.baseline),
+                Runner::Doctests(_) => self.lab.options.timeouts.test_timeout(known.baseline),
+            };
+            let spec = Spec {
+                argv: &argv,
+                env: &env,
+                cwd: &cwd,
+                timeout: Some(timeout),
+                niceness: self.lab.options.niceness,
+            };
+            let before = log.metadata().map(|m| m.len()).unwrap_or(0);
+            let start = Instant::now();
+            let ended = process::run(&spec, &mut log, None, cancel)?;
+            test_phase.duration += start.elapsed();
+            test_phase.argv = argv;
+            let Ended::Status(status) = ended else {
+                return Ok(None);
+            };
+            if status.is_success() {
+                continue;
+            }
+            test_phase.process_status = status;
+            if let (Some(key), ProcessStatus::Failure(_)) = (&function_key, status) {
+                let text = std::fs::read_to_string(log_path).unwrap_or_default();
+                let failed =
+                    crate::outcome::failing_tests(text.get(before as usize..).unwrap_or_default());
+                if let (Some(test), Runner::Binary(_)) = (failed.into_iter().next(), &known.runner)
+                {
+                    if let Ok(mut killers) = self.killers.lock() {
+                        killers.insert(key.clone(), (runner, test));
+                    }
+                }
+            }
+            break;
+        }
+        let mut phase_results = vec![PhaseResult {
+            duration: Duration::ZERO,
+            ..self.build_phase.clone()
+        }];
+        if !candidates.is_empty() {
+            phase_results.push(test_phase);
+        }
+        Ok(Some(ScenarioOutcome {
+            scenario: Scenario::Mutant {
+                index,
+                mutant: Arc::clone(mutant),
+            },
+            log_path: log_path.clone(),
+            phase_results,
+        }))
+    }
+
+    /// The packages whose tests judge `mutant`.
+    fn test_packages(&self, mutant: &Mutant) -> BTreeSet<String> {
+        match &self.lab.options.test_scope {
+            TestScope::Mutated => BTreeSet::from([mutant.source_file.package.clone()]),
+            TestScope::Workspace => self.lab.packages.iter().map(|p| p.name.clone()).collect(),
+            TestScope::Packages(names) => names.iter().cloned().collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn denied_lints_that_mutants_can_change_are_found() {
+        assert_eq!(
+            denied_lint("#![deny(missing_docs, clippy::all)]\nfn f() {}"),
+            None
+        );
+        assert_eq!(
+            denied_lint("#![deny(missing_docs)]\n#![cfg_attr(test, forbid(unused_variables))]"),
+            Some("unused_variables".to_owned())
+        );
+        assert_eq!(
+            denied_lint("#![deny(warnings)]"),
+            Some("warnings".to_owned())
+        );
+        assert_eq!(denied_lint("// deny(warnings)\nfn f() {}"), None);
+    }
+
+    #[test]
+    fn test_arguments_split_at_the_double_dash() {
+        let args: Vec<String> = ["--lib", "--", "--test-threads=1"]
+            .map(String::from)
+            .to_vec();
+        let (before, after) = split_test_args(&args);
+        assert_eq!(before, ["--lib"]);
+        assert_eq!(after, ["--test-threads=1"]);
+    }
+}

@@ -1,0 +1,454 @@
+//! Source files that hold many mutants at once, each behind a run-time
+//! switch, and the way back from a compiler error in such a file to the
+//! mutants that may have caused it. Pure: text in, text out.
+//!
+//! An expression with mutants becomes
+//! `(if crate::__mutiny_switch::on(17) { a - b } else if … else { a + b })`
+//! (a function body the same, without the parentheses); inner expressions
+//! with mutants are switched inside every branch. A deleted match arm gets a
+//! guard, `Pat if !crate::__mutiny_switch::on(18) => …`. Ids are the mutant's
+//! index in the run plus one: 0 switches nothing on.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::mutate::{Mutant, Switch};
+
+/// The module every switched crate gets at the end of its root file.
+pub const MODULE: &str = "__mutiny_switch";
+
+/// What `on(id)` reads: the id of the mutant switched on.
+pub const ACTIVE_VAR: &str = "MUTINY_ACTIVE";
+
+/// When set, a file to which each switch site's id is appended the first
+/// time the site runs in a process.
+pub const TRACE_VAR: &str = "MUTINY_TRACE";
+
+/// A file's text with its switches, and where each mutant went in it.
+#[derive(Debug)]
+pub struct Switched {
+    pub text: String,
+    /// Output ranges with the ids they are blamed on, innermost last among
+    /// those that nest: each mutant's own branch and guard, then each site.
+    blame: Vec<(Range<usize>, Vec<u32>)>,
+    /// Output ranges of the functions that hold switched mutants.
+    functions: Vec<(Range<usize>, Vec<u32>)>,
+    /// Every id in the file.
+    all: Vec<u32>,
+    /// Mutants that could not be placed (their site overlaps another's).
+    pub rejected: Vec<u32>,
+}
+
+impl Switched {
+    /// The mutants a compiler error at `offset` of the switched text points
+    /// to: the innermost branch or site around it, else the function, else
+    /// every mutant of the file.
+    pub fn blame(&self, offset: usize) -> Vec<u32> {
+        let innermost = |ranges: &[(Range<usize>, Vec<u32>)]| {
+            ranges
+                .iter()
+                .filter(|(range, _)| {
+                    range.start <= offset && offset < range.end.max(range.start + 1)
+                })
+                .min_by_key(|(range, _)| range.len())
+                .map(|(_, ids)| ids.clone())
+        };
+        innermost(&self.blame)
+            .or_else(|| innermost(&self.functions))
+            .unwrap_or_else(|| self.all.clone())
+    }
+}
+
+/// A place in the original text where switched mutants go.
+#[derive(Debug)]
+struct Site<'a> {
+    range: Range<usize>,
+    guard: bool,
+    body: bool,
+    mutants: Vec<(u32, &'a Mutant)>,
+    children: Vec<Site<'a>>,
+}
+
+impl Site<'_> {
+    fn contains(&self, other: &Site) -> bool {
+        !self.guard && self.range.start <= other.range.start && other.range.end <= self.range.end
+    }
+}
+
+/// Renders `code` with `mutants` (id, mutant) switched in. Mutants whose
+/// switch is `Alone` must not be given.
+pub fn render(code: &str, mutants: &[(u32, &Mutant)]) -> Switched {
+    let mut grouped: BTreeMap<(usize, std::cmp::Reverse<usize>, bool), Site> = BTreeMap::new();
+    for &(id, mutant) in mutants {
+        let (range, guard, body) = match &mutant.switch {
+            Switch::Expression { site, body } => (site.clone(), false, *body),
+            Switch::ArmGuard { at } => (*at..*at, true, false),
+            Switch::Alone(_) => continue,
+        };
+        let site = grouped
+            .entry((range.start, std::cmp::Reverse(range.end), guard))
+            .or_insert_with(|| Site {
+                range,
+                guard,
+                body: false,
+                mutants: Vec::new(),
+                children: Vec::new(),
+            });
+        site.body |= body;
+        site.mutants.push((id, mutant));
+    }
+    let mut rejected = Vec::new();
+    let mut roots: Vec<Site> = Vec::new();
+    let mut stack: Vec<Site> = Vec::new();
+    for site in grouped.into_values() {
+        while stack.last().is_some_and(|top| !top.contains(&site)) {
+            let done = stack.pop().expect("checked");
+            attach(&mut stack, &mut roots, done);
+        }
+        let overlaps = stack
+            .last()
+            .and_then(|top| top.children.last())
+            .or(roots.last().filter(|_| stack.is_empty()))
+            .is_some_and(|previous| previous.range.end > site.range.start && !previous.guard);
+        if overlaps {
+            rejected.extend(site.mutants.iter().map(|(id, _)| *id));
+            continue;
+        }
+        stack.push(site);
+    }
+    while let Some(done) = stack.pop() {
+        attach(&mut stack, &mut roots, done);
+    }
+    let mut out = Renderer {
+        code,
+        text: String::with_capacity(code.len() * 2),
+        blame: Vec::new(),
+        tops: Vec::new(),
+        depth: 0,
+    };
+    out.span(0..code.len(), &roots, None);
+    let functions = function_ranges(mutants, &rejected, &out);
+    let mut all: Vec<u32> = mutants
+        .iter()
+        .map(|(id, _)| *id)
+        .filter(|id| !rejected.contains(id))
+        .collect();
+    all.sort_unstable();
+    Switched {
+        text: out.text,
+        blame: out.blame,
+        functions,
+        all,
+        rejected,
+    }
+}
+
+fn attach<'a>(stack: &mut [Site<'a>], roots: &mut Vec<Site<'a>>, site: Site<'a>) {
+    match stack.last_mut() {
+        Some(parent) => parent.children.push(site),
+        None => roots.push(site),
+    }
+}
+
+struct Renderer<'c> {
+    code: &'c str,
+    text: String,
+    blame: Vec<(Range<usize>, Vec<u32>)>,
+    /// (original range, output range) of each top-level site.
+    tops: Vec<(Range<usize>, Range<usize>)>,
+    depth: usize,
+}
+
+impl Renderer<'_> {
+    /// The original text of `range` with the sites in `children` switched,
+    /// and `replace` (a mutant's range and replacement) applied; children
+    /// that the replaced range covers are gone with it.
+    fn span(
+        &mut self,
+        range: Range<usize>,
+        children: &[Site],
+        replace: Option<(&Range<usize>, &str)>,
+    ) {
+        let covered = |site: &Site| {
+            replace.is_some_and(|(r, _)| {
+                site.range.start < r.end && site.range.end.max(site.range.start + 1) > r.start
+            })
+        };
+        let mut position = range.start;
+        let mut replaced = false;
+        for child in children.iter().filter(|c| !covered(c)) {
+            if let Some((r, with)) =
+                replace.filter(|(r, _)| !replaced && r.end <= child.range.start)
+            {
+                self.text.push_str(&self.code[position..r.start]);
+                self.text.push_str(with);
+                position = r.end;
+                replaced = true;
+            }
+            self.text.push_str(&self.code[position..child.range.start]);
+            let start = self.text.len();
+            self.site(child);
+            if self.depth == 0 {
+                self.tops
+                    .push((child.range.clone(), start..self.text.len()));
+            }
+            position = child.range.end;
+        }
+        if let Some((r, with)) = replace.filter(|_| !replaced) {
+            self.text.push_str(&self.code[position..r.start]);
+            self.text.push_str(with);
+            position = r.end;
+        }
+        self.text.push_str(&self.code[position..range.end]);
+    }
+
+    fn site(&mut self, site: &Site) {
+        self.depth += 1;
+        let start = self.text.len();
+        if site.guard {
+            for (id, _) in &site.mutants {
+                self.text
+                    .push_str(&format!(" if !crate::{MODULE}::on({id})"));
+            }
+        } else {
+            if !site.body {
+                self.text.push('(');
+            }
+            for (id, mutant) in &site.mutants {
+                self.text
+                    .push_str(&format!("if crate::{MODULE}::on({id}) {{ "));
+                let branch = self.text.len();
+                self.span(
+                    site.range.clone(),
+                    &site.children,
+                    Some((&mutant.range, &mutant.replacement)),
+                );
+                self.blame.push((branch..self.text.len(), vec![*id]));
+                self.text.push_str(" } else ");
+            }
+            self.text.push_str("{ ");
+            self.span(site.range.clone(), &site.children, None);
+            self.text.push_str(" }");
+            if !site.body {
+                self.text.push(')');
+            }
+        }
+        let ids = site.mutants.iter().map(|(id, _)| *id).collect();
+        self.blame.push((start..self.text.len(), ids));
+        self.depth -= 1;
+    }
+
+    /// Where an original offset outside every site landed in the output.
+    fn map(&self, offset: usize) -> usize {
+        let mut shift: isize = 0;
+        for (original, output) in &self.tops {
+            if offset < original.start {
+                break;
+            }
+            if offset < original.end {
+                return output.start;
+            }
+            shift = output.end as isize - original.end as isize;
+        }
+        (offset as isize + shift) as usize
+    }
+}
+
+/// The output range of each function holding switched mutants, with their ids.
+fn function_ranges(
+    mutants: &[(u32, &Mutant)],
+    rejected: &[u32],
+    out: &Renderer,
+) -> Vec<(Range<usize>, Vec<u32>)> {
+    let mut functions: BTreeMap<(usize, usize), Vec<u32>> = BTreeMap::new();
+    for &(id, mutant) in mutants {
+        if rejected.contains(&id) || matches!(mutant.switch, Switch::Alone(_)) {
+            continue;
+        }
+        if let Some((start, text)) = mutant.function_text() {
+            functions
+                .entry((start, start + text.len()))
+                .or_default()
+                .push(id);
+        }
+    }
+    functions
+        .into_iter()
+        .map(|((start, end), ids)| (out.map(start)..out.map(end), ids))
+        .collect()
+}
+
+/// The module that `on(id)` lives in, appended to each switched crate's
+/// root file. It reads the active id once; with `MUTINY_TRACE` set it
+/// appends each id the first time its site runs. Only absolute paths, so
+/// `#![no_implicit_prelude]` does not matter; no `unsafe`.
+pub fn runtime_module(max_id: u32) -> String {
+    let words = max_id as usize / 64 + 1;
+    format!(
+        r#"
+
+#[doc(hidden)]
+#[allow(warnings, missing_docs, unreachable_pub)]
+pub(crate) mod {MODULE} {{
+    const NOT_SEEN: ::std::sync::atomic::AtomicU64 = ::std::sync::atomic::AtomicU64::new(0);
+    static SEEN: [::std::sync::atomic::AtomicU64; {words}] = [NOT_SEEN; {words}];
+    static ACTIVE: ::std::sync::OnceLock<u32> = ::std::sync::OnceLock::new();
+    static TRACE: ::std::sync::OnceLock<
+        ::std::option::Option<::std::sync::Mutex<::std::fs::File>>,
+    > = ::std::sync::OnceLock::new();
+
+    pub(crate) fn on(id: u32) -> bool {{
+        if let ::std::option::Option::Some(file) = TRACE.get_or_init(open_trace) {{
+            let bit = 1u64 << (id % 64);
+            if SEEN[id as usize / 64].fetch_or(bit, ::std::sync::atomic::Ordering::Relaxed) & bit == 0 {{
+                if let ::std::result::Result::Ok(mut file) = file.lock() {{
+                    let _ = ::std::io::Write::write_all(&mut *file, ::std::format!("{{}}\n", id).as_bytes());
+                }}
+            }}
+        }}
+        *ACTIVE.get_or_init(active) == id
+    }}
+
+    fn active() -> u32 {{
+        match ::std::env::var("{ACTIVE_VAR}") {{
+            ::std::result::Result::Ok(value) => value.parse().unwrap_or(0),
+            ::std::result::Result::Err(_) => 0,
+        }}
+    }}
+
+    fn open_trace() -> ::std::option::Option<::std::sync::Mutex<::std::fs::File>> {{
+        let path = ::std::env::var_os("{TRACE_VAR}")?;
+        let file = ::std::fs::OpenOptions::new().create(true).append(true).open(path).ok()?;
+        ::std::option::Option::Some(::std::sync::Mutex::new(file))
+    }}
+}}
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutate::{generate, Edition, GenerateOptions, SourceFile};
+    use std::sync::Arc;
+
+    fn mutants_of(code: &str) -> Vec<Mutant> {
+        let file = Arc::new(SourceFile {
+            package: "p".into(),
+            path: "src/lib.rs".into(),
+            code: code.into(),
+            edition: Edition::E2021,
+        });
+        generate(&file, &GenerateOptions::default()).mutants
+    }
+
+    fn switched(code: &str) -> (Vec<Mutant>, Switched) {
+        let mutants = mutants_of(code);
+        let ids: Vec<(u32, &Mutant)> = mutants
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !matches!(m.switch, Switch::Alone(_)))
+            .map(|(i, m)| (i as u32 + 1, m))
+            .collect();
+        let out = render(code, &ids);
+        (mutants.clone(), out)
+    }
+
+    #[test]
+    fn operators_nest_inside_every_branch_of_the_body() {
+        let (mutants, out) = switched("fn f(a: u32, b: u32) -> u32 {\n    a + b * 2\n}\n");
+        let names: Vec<&str> = mutants.iter().map(|m| m.description.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "replace f -> u32 with 0",
+                "replace f -> u32 with 1",
+                "replace + with - in f",
+                "replace + with * in f",
+                "replace * with + in f",
+                "replace * with / in f",
+            ]
+        );
+        let inner = "(if crate::__mutiny_switch::on(5) { b + 2 } else if crate::__mutiny_switch::on(6) { b / 2 } else { b * 2 })";
+        let expected = format!(
+            "fn f(a: u32, b: u32) -> u32 {{\n    if crate::__mutiny_switch::on(1) {{ 0 }} else if crate::__mutiny_switch::on(2) {{ 1 }} else if crate::__mutiny_switch::on(3) {{ a - {inner} }} else if crate::__mutiny_switch::on(4) {{ a * {inner} }} else {{ a + {inner} }}\n}}\n"
+        );
+        assert_eq!(out.text, expected);
+        assert!(out.rejected.is_empty());
+    }
+
+    #[test]
+    fn errors_are_blamed_on_the_innermost_branch_then_site_then_function() {
+        let code = "fn f(a: u32, b: u32) -> u32 {\n    a + b * 2\n}\n\nfn g() {}\n";
+        let (_, out) = switched(code);
+        let in_branch = out.text.find("b / 2").unwrap();
+        assert_eq!(out.blame(in_branch), [6]);
+        let in_original = out.text.rfind("b * 2").unwrap();
+        assert_eq!(out.blame(in_original), [5, 6]);
+        let fn_keyword = out.text.find("u32 {").unwrap();
+        assert_eq!(out.blame(fn_keyword), [1, 2, 3, 4, 5, 6]);
+        let g = out.text.find("fn g").unwrap();
+        assert_eq!(out.blame(g), [1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn a_deleted_arm_gets_a_guard_and_guards_switch_their_condition() {
+        let code = "fn f(x: u32) -> &'static str {\n    match x {\n        0 => \"zero\",\n        n if n > 9 => \"big\",\n        _ => \"other\",\n    }\n}\n";
+        let (mutants, out) = switched(code);
+        let arm = mutants
+            .iter()
+            .position(|m| m.description.starts_with("delete match arm 0"))
+            .unwrap();
+        let guard = format!("0 if !crate::__mutiny_switch::on({}) => \"zero\"", arm + 1);
+        assert!(out.text.contains(&guard), "{}", out.text);
+        let on_true = mutants
+            .iter()
+            .position(|m| {
+                m.description
+                    .starts_with("replace match guard n > 9 with true")
+            })
+            .unwrap();
+        let condition = format!(
+            "n if (if crate::__mutiny_switch::on({}) {{ true }}",
+            on_true + 1
+        );
+        assert!(out.text.contains(&condition), "{}", out.text);
+    }
+
+    #[test]
+    fn const_contexts_impl_trait_and_struct_fields_stay_alone() {
+        let code = "const N: usize = 1 + 2;\nconst fn c() -> u32 { 3 }\nfn it() -> impl Iterator<Item = u32> { std::iter::once(1) }\nfn arr() -> [u8; 2 + 2] { [0; 1 + 3] }\nfn s(b: S) -> S { S { a: 1, ..b } }\n";
+        let mutants = mutants_of(code);
+        let alone: Vec<(&str, &str)> = mutants
+            .iter()
+            .map(|m| match m.switch {
+                Switch::Alone(why) => (m.description.as_str(), why),
+                _ => (m.description.as_str(), "switched"),
+            })
+            .collect();
+        for (description, why) in alone {
+            let expected = if description.contains("in arr")
+                && !description.starts_with("replace arr")
+            {
+                "it is in an array length, evaluated at compile time"
+            } else if description.starts_with("replace + with") && !description.contains(" in ") {
+                "it is in a const item, evaluated at compile time"
+            } else if description.starts_with("replace c ") || description.ends_with(" in c") {
+                "it is in a const fn, which can run at compile time"
+            } else if description.starts_with("replace it ") {
+                "its function returns impl Trait, one concrete type that the stub may not be"
+            } else if description.starts_with("delete field") {
+                "a deleted field of a struct expression cannot be switched"
+            } else {
+                "switched"
+            };
+            assert_eq!(why, expected, "{description}");
+        }
+    }
+
+    #[test]
+    fn the_runtime_module_sizes_its_trace_for_the_ids() {
+        assert!(runtime_module(63).contains("; 1] = [NOT_SEEN; 1]"));
+        assert!(runtime_module(64).contains("; 2] = [NOT_SEEN; 2]"));
+    }
+}
