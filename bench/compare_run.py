@@ -11,15 +11,20 @@ mutant's name. Printed per crate: the verdict counts of each tool, how many
 mutants both tested and how many of those got the same verdict, every
 disagreement, every mutant only one tool tested, and a summary line
 
-    CRATE  cargo-mutants 123.4s  mutiny 100.2s  ratio 1.23x (cargo-mutants/mutiny)  verdicts agree N/M
+    CRATE  cargo-mutants 123.4s  mutiny 12.2s  ratio 0.099x (mutiny/cargo-mutants)  verdicts agree N/M  missed identical yes (K)
 
-The exit status is 1 if any verdict (including the baseline's) disagrees,
+with, before it, mutiny's paths (how many mutants went switched, how many
+classic, in how many build rounds, how many were missed without a test run
+because no test reaches them) and each tool's mutants per second.
+
+The exit status is 1 if any verdict (including the baseline's) disagrees
+or the missed mutants differ,
 2 if a tool produced no outcomes.json, else 0. Mutants tested by only one
 tool are listed but do not by themselves fail the comparison.
 
 Usage:
     bench/compare_run.py [--jobs N] [--mutiny PATH] [--timeout SECS]
-                         [--extra='ARGS'] [--keep] CRATE_DIR...
+                         [--extra='ARGS'] [--keep] [--timeline FILE] CRATE_DIR...
 
     --jobs N        parallel jobs for both tools (default 2)
     --mutiny PATH   mutiny binary (default: target/release/mutiny in this
@@ -30,6 +35,9 @@ Usage:
                     --extra='-f src/parse.rs'
     --keep          keep the temporary copies (and the tools' logs) and print
                     where they are
+    --timeline FILE append, per crate, both tools' timelines (mutants
+                    finished over time, sampled from outcomes.json every
+                    half second) as one JSON line; bench/plot.py draws them
 
 Example:
     bench/compare_run.py --timeout 60 ~/.cargo/registry/src/*/semver-1.0.28
@@ -45,6 +53,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -96,16 +105,57 @@ def copy_crate(crate, dest):
                 os.chmod(path, os.stat(path).st_mode | stat.S_IWUSR)
 
 
+def count_outcomes(directory):
+    """How many mutant outcomes outcomes.json holds now (None if unreadable)."""
+    try:
+        with open(os.path.join(directory, "mutants.out", "outcomes.json")) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return sum(1 for o in data.get("outcomes", []) if isinstance(o.get("scenario"), dict))
+
+
 def run_timed(argv, cwd, log_path):
+    """Runs argv; returns (status, seconds, timeline): the timeline samples
+    (seconds, mutants finished) from outcomes.json every half second."""
     env = dict(os.environ)
     # A shared target directory would let the two tools see each other's builds.
     env.pop("CARGO_TARGET_DIR", None)
     started = time.monotonic()
+    timeline = [(0.0, 0)]
     with open(log_path, "w") as log:
         log.write("$ " + shlex.join(argv) + "\n")
         log.flush()
-        status = subprocess.run(argv, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env).returncode
-    return status, time.monotonic() - started
+        child = subprocess.Popen(argv, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        while child.poll() is None:
+            time.sleep(0.5)
+            count = count_outcomes(cwd)
+            if count is not None and count != timeline[-1][1]:
+                timeline.append((time.monotonic() - started, count))
+        status = child.returncode
+    elapsed = time.monotonic() - started
+    count = count_outcomes(cwd)
+    if count is not None:
+        timeline.append((elapsed, count))
+    return status, elapsed, timeline
+
+
+def mutiny_paths(directory, log_path):
+    """What mutiny's run says of its paths: (switched, classic, rounds,
+    unreached), from its output and its mutant logs."""
+    switched = classic = rounds = None
+    with open(log_path) as f:
+        for line in f:
+            m = re.search(r"compile-once: (\d+) mutants switched into one build \((\d+) build rounds?\), (\d+) on the classic path", line)
+            if m:
+                switched, rounds, classic = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    unreached = 0
+    log_dir = os.path.join(directory, "mutants.out", "log")
+    for name in os.listdir(log_dir) if os.path.isdir(log_dir) else []:
+        with open(os.path.join(log_dir, name), errors="replace") as f:
+            if "no test reached this mutant's code" in f.read():
+                unreached += 1
+    return switched, classic, rounds, unreached
 
 
 def load_outcomes(directory):
@@ -152,9 +202,15 @@ def compare_crate(crate, args, extra):
     mu_log = os.path.join(tmp, MU + ".log")
 
     print(f"{name}: running cargo-mutants ...", file=sys.stderr, flush=True)
-    cm_status, cm_time = run_timed(cm_argv, dir_cm, cm_log)
+    cm_status, cm_time, cm_timeline = run_timed(cm_argv, dir_cm, cm_log)
     print(f"{name}: running mutiny ...", file=sys.stderr, flush=True)
-    mu_status, mu_time = run_timed(mu_argv, dir_mu, mu_log)
+    mu_status, mu_time, mu_timeline = run_timed(mu_argv, dir_mu, mu_log)
+    if args.timeline:
+        record = {"crate": name, "jobs": args.jobs, "extra": extra,
+                  CM: {"seconds": cm_time, "timeline": cm_timeline},
+                  MU: {"seconds": mu_time, "timeline": mu_timeline}}
+        with open(args.timeline, "a") as f:
+            f.write(json.dumps(record) + "\n")
 
     result = 0
     cm = load_outcomes(dir_cm)
@@ -198,10 +254,21 @@ def compare_crate(crate, args, extra):
         print(f"  only {MU} ({mu_verdicts[n]}): {n}")
     if disagree:
         result = 1
+    missed_cm = {n for n in both if cm_verdicts[n] == "MissedMutant"}
+    missed_mu = {n for n in both if mu_verdicts[n] == "MissedMutant"}
+    if missed_cm != missed_mu:
+        result = 1
 
-    ratio = f"{cm_time / mu_time:.2f}x" if mu_time > 0 else "inf"
+    switched, classic, rounds, unreached = mutiny_paths(dir_mu, mu_log)
+    paths = (f"switched {switched}, classic {classic}, build rounds {rounds}"
+             if switched is not None else "all classic")
+    print(f"  {MU} paths: {paths}, unreached (missed without a test run) {unreached}")
+    rate = lambda count, secs: f"{count / secs:.2f}" if secs > 0 else "inf"
+    print(f"  mutants/s: {CM} {rate(len(cm_verdicts), cm_time)}, {MU} {rate(len(mu_verdicts), mu_time)}")
+    ratio = f"{mu_time / cm_time:.3f}x" if cm_time > 0 else "inf"
     print(f"{name}  cargo-mutants {cm_time:.1f}s  mutiny {mu_time:.1f}s  "
-          f"ratio {ratio} (cargo-mutants/mutiny)  verdicts agree {agree}/{len(both)}")
+          f"ratio {ratio} (mutiny/cargo-mutants)  verdicts agree {agree}/{len(both)}  "
+          f"missed identical {'yes' if missed_cm == missed_mu else 'NO'} ({len(missed_mu)})")
     finish(tmp, args.keep)
     return result
 
@@ -224,6 +291,8 @@ def main():
     parser.add_argument("--extra", action="append", default=[],
                         help="more arguments for both tools, shell-split; repeatable (--extra='-f src/x.rs')")
     parser.add_argument("--keep", action="store_true", help="keep the temporary copies and logs")
+    parser.add_argument("--timeline", metavar="FILE",
+                        help="append each crate's timelines (mutants finished over time, both tools) as a JSON line")
     parser.add_argument("crates", nargs="+", help="crate (or workspace) directories")
     args = parser.parse_args()
     if args.timeout is not None and args.timeout == int(args.timeout):

@@ -10,17 +10,22 @@ given file (default src/lib.rs) and time the save until the run's
 `$/progress` end, while sending `textDocument/hover` and
 `textDocument/codeLens` requests every 20 ms and recording each answer's
 latency. Prints the figures and the latency percentiles; a second save of the
-same file (warm scratch trees, no baseline) is timed too. Last, on a third
-fresh copy, `cargo mutants --file REL` with the same number of jobs — what a
-user without mutiny would run after that save — is timed, and the ratio of
-its time to each save's is printed with both tools' missed counts.
+same file (warm scratch trees) is timed too, and with --edit a third, after
+editing one function. Each save is timed to the end of its first run (the
+mutants the user waits for) and of all its runs (with re-validation of
+earlier results). Last, on fresh copies, `cargo mutants --file REL` (and
+`--re FUNCTION`) with the same number of jobs — what a user without mutiny
+would run after that save — is timed, and mutiny's time as a fraction of
+it is printed with both tools' missed counts.
 
 Usage:
-    bench/lsp_latency.py [--mutiny PATH] [--file REL] [--jobs N] CRATE_DIR...
+    bench/lsp_latency.py [--mutiny PATH] [--file REL] [--jobs N] [--edit FUNCTION] CRATE_DIR...
 
     --mutiny PATH  mutiny binary (default: target/release/mutiny, else PATH)
     --file REL     the file to save (default src/lib.rs)
     --jobs N       jobs for both tools (default: half the CPUs, mutiny's default)
+    --edit FUNCTION  a third save after editing FUNCTION, compared with
+                   `cargo mutants --file REL --re FUNCTION`
     --no-cargo-mutants  skip the cargo-mutants comparison
 
 Example:
@@ -149,62 +154,100 @@ def percentile(values, fraction):
     return ordered[index]
 
 
-def measure_save(client, uri, text, ends_before):
-    """Saves, fires hover/codeLens requests until the run ends; returns the
-    save-to-end seconds, the last diagnostic's delay and request latencies."""
-    client.notify(
-        "textDocument/didOpen",
-        {"textDocument": {"uri": uri, "languageId": "rust", "version": 1, "text": text}},
-    )
+def progress_counts(client, since=0):
+    """How many `$/progress` begins and ends arrived after index `since`."""
+    kinds = [
+        m["params"]["value"].get("kind")
+        for _, m in client.notifications[since:]
+        if m.get("method") == "$/progress"
+    ]
+    return kinds.count("begin"), kinds.count("end")
+
+
+def measure_save(client, uri, path, text):
+    """Writes `text` to `path`, saves, fires hover/codeLens requests until
+    every run the save started has ended; returns the seconds to the end of
+    the save's first run (what the user waits for), to the end of all its
+    runs, to its last diagnostic, the request latencies and the first run's
+    summary."""
+    path.write_text(text)
+    since = len(client.notifications)
     saved = time.monotonic()
     client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
     latencies = []
     in_flight = []
-
-    def is_end(message):
-        return (
-            message.get("method") == "$/progress"
-            and message["params"]["value"].get("kind") == "end"
-        )
-
+    first_end = None
+    quiet_since = None
     while True:
-        ends = [(when, m) for when, m in client.notifications if is_end(m)]
-        if len(ends) > ends_before:
-            break
+        begins, ends = progress_counts(client, since)
+        if ends >= 1 and first_end is None:
+            first_end = next(
+                (when, m)
+                for when, m in client.notifications[since:]
+                if m.get("method") == "$/progress" and m["params"]["value"].get("kind") == "end"
+            )
+        # All runs of this save ended, and no new one began for a moment.
+        if ends >= 1 and begins == ends:
+            quiet_since = quiet_since or time.monotonic()
+            if time.monotonic() - quiet_since > 1.0:
+                break
+        else:
+            quiet_since = None
         for method, params in (
             ("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
             ("textDocument/codeLens", {"textDocument": {"uri": uri}}),
         ):
             in_flight.append(client.request(method, params, wait=False))
         time.sleep(0.02)
-    ended, end_message = ends[ends_before]
+    last_end = max(
+        when
+        for when, m in client.notifications[since:]
+        if m.get("method") == "$/progress" and m["params"]["value"].get("kind") == "end"
+    )
     for event, slot in in_flight:
         event.wait(10)
         if slot:
             latencies.append(slot[0][0])
     diagnostics_times = [
         when
-        for when, m in client.notifications
-        if m.get("method") == "textDocument/publishDiagnostics"
-        and m["params"]["uri"] == uri
-        and when >= saved
+        for when, m in client.notifications[since:]
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
     ]
     last_diagnostic = max(diagnostics_times) - saved if diagnostics_times else float("nan")
+    ended, end_message = first_end
     summary = end_message["params"]["value"].get("message", "")
-    return ended - saved, last_diagnostic, latencies, summary
+    return ended - saved, last_end - saved, last_diagnostic, latencies, summary
 
 
-def cargo_mutants(crate, scratch, args, jobs):
-    """Times `cargo mutants --file REL -j N` on a fresh copy; returns the
-    seconds and its missed count."""
-    copy = copy_crate(crate, scratch, "cargo-mutants")
+def edited(text, function):
+    """The text with a comment added at the end of the line that opens
+    `function`'s body: the function's text changes, no line moves."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if f"fn {function}(" in line or f"fn {function}<" in line:
+            for body in range(index, len(lines)):
+                if lines[body].rstrip().endswith("{"):
+                    lines[body] += " // edited"
+                    return "\n".join(lines)
+    raise SystemExit(f"no function {function} in the file")
+
+
+def cargo_mutants(crate, scratch, args, jobs, function=None):
+    """Times `cargo mutants --file REL -j N` (only `function`'s mutants,
+    when given) on a fresh copy; returns the seconds, exit code, missed
+    count and the number of mutants tested."""
+    copy = copy_crate(crate, scratch, f"cargo-mutants-{function or 'file'}")
     argv = ["cargo", "mutants", "--file", args.file, "-j", str(jobs), "--no-shuffle"]
+    if function:
+        argv += ["--re", rf"(\b| in ){function}( |$)"]
     seconds, code = timed(argv, copy)
     outcomes = copy / "mutants.out" / "outcomes.json"
-    missed = None
+    missed = tested = None
     if outcomes.exists():
-        missed = json.loads(outcomes.read_text()).get("missed")
-    return seconds, code, missed
+        data = json.loads(outcomes.read_text())
+        missed = data.get("missed")
+        tested = data.get("total_mutants")
+    return seconds, code, missed, tested
 
 
 def bench(crate, args, mutiny):
@@ -234,13 +277,20 @@ def bench(crate, args, mutiny):
         path = served / args.file
         uri = path.as_uri()
         text = path.read_text()
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "rust", "version": 1, "text": text}},
+        )
+        steps = [("first save (cold)", text), ("second save (warm, unchanged)", text)]
+        if args.edit:
+            steps.append((f"save after editing {args.edit}", edited(text, args.edit)))
         saves = []
-        for label, ends_before in (("first save (cold)", 0), ("second save (warm)", 1)):
-            total, last, latencies, summary = measure_save(client, uri, text, ends_before)
-            saves.append((label, total, summary))
+        for label, saved_text in steps:
+            first, total, last, latencies, summary = measure_save(client, uri, path, saved_text)
+            saves.append((label, first, summary))
             print(
-                f"{name}: {label}: save to end {total:.1f}s, to last diagnostic {last:.1f}s "
-                f"({summary}); ratio to warm cargo test {total / warm:.1f}x"
+                f"{name}: {label}: save to end of its first run {first:.1f}s ({summary}), "
+                f"of all its runs {total:.1f}s, to last diagnostic {last:.1f}s"
             )
             if latencies:
                 ms = [1000 * l for l in latencies]
@@ -254,16 +304,21 @@ def bench(crate, args, mutiny):
         client.process.wait(30)
         if args.no_cargo_mutants:
             return
-        seconds, code, missed = cargo_mutants(crate, scratch, args, jobs)
+        seconds, code, missed, tested = cargo_mutants(crate, scratch, args, jobs)
         print(
             f"{name}: cargo mutants --file {args.file} -j {jobs}: {seconds:.1f}s, "
-            f"{missed} missed (exit {code})"
+            f"{tested} mutants, {missed} missed (exit {code})"
         )
-        for label, total, summary in saves:
+        label, first, summary = saves[0]
+        print(f"{name}: {label}: mutiny / cargo-mutants = {first / seconds:.3f}x (mutiny: {summary})")
+        if args.edit:
+            seconds, code, missed, tested = cargo_mutants(crate, scratch, args, jobs, args.edit)
             print(
-                f"{name}: {label}: cargo-mutants / mutiny = {seconds / total:.2f}x "
-                f"(mutiny: {summary})"
+                f"{name}: cargo mutants --file {args.file} --re {args.edit} -j {jobs}: "
+                f"{seconds:.1f}s, {tested} mutants, {missed} missed (exit {code})"
             )
+            label, first, summary = saves[-1]
+            print(f"{name}: {label}: mutiny / cargo-mutants = {first / seconds:.3f}x (mutiny: {summary})")
 
 
 def main():
@@ -273,6 +328,8 @@ def main():
     parser.add_argument("--file", default="src/lib.rs")
     parser.add_argument("--jobs", type=int)
     parser.add_argument("--no-cargo-mutants", action="store_true")
+    parser.add_argument("--edit", metavar="FUNCTION",
+                        help="third save: after editing FUNCTION (a comment at the end of its opening line)")
     args = parser.parse_args()
     mutiny = find_mutiny(args.mutiny)
     for crate in args.crates:

@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use crate::cache::Cache;
 use crate::config::Config;
 use crate::lab::cargo::TestScope;
-use crate::lab::{Cancel, Event, Lab, LabOptions};
+use crate::lab::{Cancel, Event, Lab, LabOptions, Strategy};
 use crate::mutate::{self, Edition, Mutant, SourceFile};
 use crate::options::{Options, SelectionArgs};
 use crate::outcome::{ScenarioOutcome, Verdict};
@@ -236,21 +236,27 @@ impl Session {
                 .lab
                 .insert(Lab::new(&self.workspace, self.lab_options.clone())?),
         };
+        let compile_once = self.lab_options.strategy == Strategy::CompileOnce;
         // A failed baseline is retried on every call: the user may have
-        // fixed the tests since.
+        // fixed the tests since. (Compile-once runs its own baseline on the
+        // switched build of every batch: it learns there which tests reach
+        // which mutants.)
         let untested: HashSet<String> = packages
             .into_iter()
             .filter(|p| !self.baseline_passed.contains(p))
             .collect();
-        if !untested.is_empty() {
+        if !untested.is_empty() && !compile_once {
             match lab.baseline(mutants, cancel, on_event)? {
                 None => return Ok(TestRun::Cancelled),
-                Some(outcome) if outcome.success() => self.baseline_passed.extend(untested),
+                Some(outcome) if outcome.success() => {
+                    self.baseline_passed.extend(untested.iter().cloned())
+                }
                 Some(outcome) => return Ok(TestRun::BaselineFailed(outcome)),
             }
         }
         let cache = &mut self.cache;
         let fingerprints = &self.context_fingerprints;
+        let mut outcomes = Vec::new();
         let mut remember = |event: &Event| {
             if let Event::MutantFinished(outcome) = event {
                 let mutant = outcome.scenario.mutant();
@@ -260,10 +266,18 @@ impl Session {
                 {
                     cache.insert(mutant, context, verdict);
                 }
+                outcomes.push(outcome.clone());
             }
             on_event(event);
         };
-        let outcomes = lab.test(mutants, cancel, &mut remember)?;
+        if compile_once {
+            if let Some(failed) = lab.run(mutants, cancel, &mut remember)? {
+                return Ok(TestRun::BaselineFailed(failed));
+            }
+            self.baseline_passed.extend(untested);
+        } else {
+            lab.test(mutants, cancel, &mut remember)?;
+        }
         // The results are a head start for the next session; failing to
         // keep them costs only time.
         let _ = self.cache.save();

@@ -149,6 +149,11 @@ pub struct Lab {
     /// Each package's test timeout, from the baseline that tested it: a
     /// fast package's baseline must not shorten a slow one's timeout.
     test_timeouts: HashMap<String, Duration>,
+    /// Per function (`file::name`), the test binary and test that last
+    /// caught one of its mutants: it runs first for the function's next
+    /// mutant, in this run and in later ones (the language server keeps
+    /// its lab).
+    killers: std::sync::Mutex<HashMap<String, (String, String)>>,
     /// The longest baseline build, once one passed (the first, cold one: the
     /// language server's later baselines build incrementally, and must not
     /// shorten the build timeout).
@@ -173,6 +178,7 @@ impl Lab {
             packages: workspace.packages.clone(),
             trees: vec![tree],
             test_timeouts: HashMap::new(),
+            killers: std::sync::Mutex::new(HashMap::new()),
             baseline_build: None,
         })
     }

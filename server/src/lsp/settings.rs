@@ -35,6 +35,8 @@ pub struct Settings {
     /// `file`: every mutant of the saved file, changed functions first;
     /// `changedFunctions`: only mutants in functions whose text changed.
     pub scope: Scope,
+    /// `compile-once` (default) or `classic`, as `mutiny run --strategy`.
+    pub strategy: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +56,7 @@ impl Default for Settings {
             test_tool: None,
             additional_cargo_args: Vec::new(),
             scope: Scope::File,
+            strategy: None,
         }
     }
 }
@@ -105,6 +108,11 @@ impl Settings {
             options::check_timeout_multiplier(multiplier)
                 .map_err(|err| format!("bad mutiny settings: timeoutMultiplier: {err}"))?;
         }
+        if let Some(strategy) = &settings.strategy {
+            strategy
+                .parse::<crate::lab::Strategy>()
+                .map_err(|err| format!("bad mutiny settings: strategy: {err}"))?;
+        }
         if settings.jobs == Some(0) {
             return Err("bad mutiny settings: jobs: must be at least 1".to_owned());
         }
@@ -124,6 +132,7 @@ impl Settings {
             timeout_multiplier: self.timeout_multiplier,
             test_tool: self.test_tool.clone(),
             cargo_args: self.additional_cargo_args.clone(),
+            strategy: self.strategy.clone(),
             ..LabArgs::default()
         };
         Ok(LabOptions {

@@ -301,8 +301,7 @@ impl Walker<'_> {
         if let Some(op) = bin.op_token() {
             for replacement in operators::binary_replacements(op.text()) {
                 let description = format!("replace {} with {replacement}", op.text());
-                let switch =
-                    self.expression_switch(bin.syntax(), trimmed_range(bin.syntax()), false);
+                let switch = self.operator_switch(bin.syntax());
                 self.push_at_token(&op, replacement, Genre::BinaryOperator, description, switch);
             }
         }
@@ -313,8 +312,7 @@ impl Walker<'_> {
         if let Some(op) = prefix.op_token() {
             if operators::unary_is_deleted(op.text()) {
                 let description = format!("delete {}", op.text());
-                let switch =
-                    self.expression_switch(prefix.syntax(), trimmed_range(prefix.syntax()), false);
+                let switch = self.operator_switch(prefix.syntax());
                 self.push_at_token(&op, "", Genre::UnaryOperator, description, switch);
             }
         }
@@ -476,6 +474,39 @@ impl Walker<'_> {
         );
     }
 
+    /// The switch of an operator mutant. A mutant is the source with one
+    /// operator token replaced, parsed again: the new operator may group
+    /// differently with its neighbours (`a + b + c` with the second `+` made
+    /// `*` is `a + (b * c)`), so the switch holds the whole run of operators
+    /// around it, up to the nearest parentheses, call, block or statement.
+    /// A run of constants stays alone: the compiler checks constant
+    /// arithmetic for overflow and bounds at build time, and a run-time
+    /// switch would hide that from it.
+    fn operator_switch(&self, node: &SyntaxNode) -> Switch {
+        let mut region = node.clone();
+        while let Some(parent) = region.parent().filter(|p| {
+            matches!(
+                p.kind(),
+                SyntaxKind::BIN_EXPR
+                    | SyntaxKind::PREFIX_EXPR
+                    | SyntaxKind::CAST_EXPR
+                    | SyntaxKind::RANGE_EXPR
+                    | SyntaxKind::REF_EXPR
+            )
+        }) {
+            region = parent;
+        }
+        if let Some(why) = const_context(&region) {
+            return Switch::Alone(why);
+        }
+        if is_constant(&region) {
+            return Switch::Alone(
+                "its operands are constants, whose arithmetic the compiler checks at build time",
+            );
+        }
+        self.expression_switch(&region, trimmed_range(&region), false)
+    }
+
     /// An expression switch over `range`, unless `node` is evaluated at
     /// compile time.
     fn expression_switch(&self, node: &SyntaxNode, range: TextRange, body: bool) -> Switch {
@@ -562,6 +593,35 @@ fn const_context(node: &SyntaxNode) -> Option<&'static str> {
         child = ancestor;
     }
     None
+}
+
+/// Whether an expression is made of literals and constants only (names in
+/// upper case, like `N`, `u8::MAX`, `Self::BITS`), with no variable, call,
+/// field or block that the compiler could not fold.
+fn is_constant(node: &SyntaxNode) -> bool {
+    node.descendants().all(|n| match n.kind() {
+        SyntaxKind::LITERAL
+        | SyntaxKind::BIN_EXPR
+        | SyntaxKind::PREFIX_EXPR
+        | SyntaxKind::CAST_EXPR
+        | SyntaxKind::PAREN_EXPR
+        | SyntaxKind::PATH_TYPE
+        | SyntaxKind::PATH
+        | SyntaxKind::PATH_SEGMENT
+        | SyntaxKind::NAME_REF
+        | SyntaxKind::GENERIC_ARG_LIST
+        | SyntaxKind::TYPE_ARG => true,
+        SyntaxKind::PATH_EXPR => ast::PathExpr::cast(n.clone())
+            .and_then(|p| p.path()?.segment()?.name_ref())
+            .is_some_and(|name| {
+                let text = name.text();
+                text.chars().any(|c| c.is_ascii_uppercase())
+                    && text
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            }),
+        _ => false,
+    })
 }
 
 /// Whether `child` is the length of the repeat expression `[value; length]`.

@@ -59,6 +59,22 @@ struct Known {
     reached: Option<BTreeSet<u32>>,
 }
 
+impl Known {
+    /// Names the runner across builds (its executable's name changes).
+    fn key(&self) -> String {
+        match &self.runner {
+            Runner::Binary(binary) => format!("{} {} {}", self.package, binary.kind, binary.target),
+            Runner::Doctests(package) => format!("{package} doctests"),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl Lab {
     /// Runs the baseline and tests `mutants`, compiling once where it can;
     /// returns the baseline's outcome when it failed.
@@ -183,7 +199,6 @@ impl Lab {
                 .map(|stem| self.options.log_dir.join(format!("{stem}.log")))
                 .collect::<Vec<_>>(),
             peers: plan.switched.len() - 1,
-            killers: Mutex::new(HashMap::new()),
         };
         let switched: Vec<usize> = plan.switched.iter().copied().collect();
         tests.run(&switched, cancel, on_event)?;
@@ -285,9 +300,12 @@ impl Lab {
         let read =
             |path: &str| std::fs::read_to_string(self.source_root.join(path)).unwrap_or_default();
         for root_file in &package.root_files {
-            if has_inner_attribute(&read(root_file), "no_std") {
+            let text = read(root_file);
+            // The switch module links std itself; a crate with its own
+            // panic handler would then have two.
+            if has_inner_attribute(&text, "no_std") && text.contains("panic_handler") {
                 return Some(format!(
-                    "its crate may be #![no_std] ({root_file}), without std::env to read a switch"
+                    "its crate is #![no_std] with its own panic handler ({root_file}), which std would duplicate"
                 ));
             }
         }
@@ -786,8 +804,6 @@ struct SwitchedTests<'a> {
     log_paths: &'a [PathBuf],
     /// How many other mutants share the build.
     peers: usize,
-    /// Per function, the runner and test that last caught one of its mutants.
-    killers: Mutex<HashMap<String, (usize, String)>>,
 }
 
 impl SwitchedTests<'_> {
@@ -882,8 +898,14 @@ impl SwitchedTests<'_> {
             .map(|f| format!("{}::{}", mutant.source_file.path, f.function_name));
         let killer = function_key
             .as_ref()
-            .and_then(|key| self.killers.lock().ok()?.get(key).cloned())
-            .filter(|(runner, _)| candidates.contains(runner));
+            .and_then(|key| lock(&self.lab.killers).get(key).cloned())
+            .and_then(|(runner_key, test)| {
+                let runner = candidates
+                    .iter()
+                    .copied()
+                    .find(|&r| self.runners[r].key() == runner_key)?;
+                Some((runner, test))
+            });
         let mut order: Vec<(usize, Option<String>)> = Vec::new();
         if let Some((runner, test)) = killer {
             order.push((runner, Some(test)));
@@ -934,9 +956,7 @@ impl SwitchedTests<'_> {
                     crate::outcome::failing_tests(text.get(before as usize..).unwrap_or_default());
                 if let (Some(test), Runner::Binary(_)) = (failed.into_iter().next(), &known.runner)
                 {
-                    if let Ok(mut killers) = self.killers.lock() {
-                        killers.insert(key.clone(), (runner, test));
-                    }
+                    lock(&self.lab.killers).insert(key.clone(), (known.key(), test));
                 }
             }
             break;

@@ -126,7 +126,7 @@ pub fn render(code: &str, mutants: &[(u32, &Mutant)]) -> Switched {
         tops: Vec::new(),
         depth: 0,
     };
-    out.span(0..code.len(), &roots, None);
+    out.span(0..code.len(), &roots);
     let functions = function_ranges(mutants, &rejected, &out);
     let mut all: Vec<u32> = mutants
         .iter()
@@ -160,31 +160,10 @@ struct Renderer<'c> {
 }
 
 impl Renderer<'_> {
-    /// The original text of `range` with the sites in `children` switched,
-    /// and `replace` (a mutant's range and replacement) applied; children
-    /// that the replaced range covers are gone with it.
-    fn span(
-        &mut self,
-        range: Range<usize>,
-        children: &[Site],
-        replace: Option<(&Range<usize>, &str)>,
-    ) {
-        let covered = |site: &Site| {
-            replace.is_some_and(|(r, _)| {
-                site.range.start < r.end && site.range.end.max(site.range.start + 1) > r.start
-            })
-        };
+    /// The original text of `range` with the sites in `children` switched.
+    fn span(&mut self, range: Range<usize>, children: &[Site]) {
         let mut position = range.start;
-        let mut replaced = false;
-        for child in children.iter().filter(|c| !covered(c)) {
-            if let Some((r, with)) =
-                replace.filter(|(r, _)| !replaced && r.end <= child.range.start)
-            {
-                self.text.push_str(&self.code[position..r.start]);
-                self.text.push_str(with);
-                position = r.end;
-                replaced = true;
-            }
+        for child in children {
             self.text.push_str(&self.code[position..child.range.start]);
             let start = self.text.len();
             self.site(child);
@@ -193,11 +172,6 @@ impl Renderer<'_> {
                     .push((child.range.clone(), start..self.text.len()));
             }
             position = child.range.end;
-        }
-        if let Some((r, with)) = replace.filter(|_| !replaced) {
-            self.text.push_str(&self.code[position..r.start]);
-            self.text.push_str(with);
-            position = r.end;
         }
         self.text.push_str(&self.code[position..range.end]);
     }
@@ -214,20 +188,23 @@ impl Renderer<'_> {
             if !site.body {
                 self.text.push('(');
             }
+            // A mutant's branch is the site's original text with just that
+            // mutant applied, as a build of the mutant alone parses it: the
+            // sites inside are off while it is on.
             for (id, mutant) in &site.mutants {
                 self.text
                     .push_str(&format!("if crate::{MODULE}::on({id}) {{ "));
                 let branch = self.text.len();
-                self.span(
-                    site.range.clone(),
-                    &site.children,
-                    Some((&mutant.range, &mutant.replacement)),
-                );
+                self.text
+                    .push_str(&self.code[site.range.start..mutant.range.start]);
+                self.text.push_str(&mutant.replacement);
+                self.text
+                    .push_str(&self.code[mutant.range.end..site.range.end]);
                 self.blame.push((branch..self.text.len(), vec![*id]));
                 self.text.push_str(" } else ");
             }
             self.text.push_str("{ ");
-            self.span(site.range.clone(), &site.children, None);
+            self.span(site.range.clone(), &site.children);
             self.text.push_str(" }");
             if !site.body {
                 self.text.push(')');
@@ -280,8 +257,10 @@ fn function_ranges(
 
 /// The module that `on(id)` lives in, appended to each switched crate's
 /// root file. It reads the active id once; with `MUTINY_TRACE` set it
-/// appends each id the first time its site runs. Only absolute paths, so
-/// `#![no_implicit_prelude]` does not matter; no `unsafe`.
+/// appends each id the first time its site runs. It binds `std` itself, so
+/// that a `#![no_std]` crate (tested on a host, where std exists) can hold
+/// switches too; paths go through that binding (`self::std`), so neither
+/// the edition nor `#![no_implicit_prelude]` matters; no `unsafe`.
 pub fn runtime_module(max_id: u32) -> String {
     let words = max_id as usize / 64 + 1;
     format!(
@@ -290,19 +269,22 @@ pub fn runtime_module(max_id: u32) -> String {
 #[doc(hidden)]
 #[allow(warnings, missing_docs, unreachable_pub)]
 pub(crate) mod {MODULE} {{
-    const NOT_SEEN: ::std::sync::atomic::AtomicU64 = ::std::sync::atomic::AtomicU64::new(0);
-    static SEEN: [::std::sync::atomic::AtomicU64; {words}] = [NOT_SEEN; {words}];
-    static ACTIVE: ::std::sync::OnceLock<u32> = ::std::sync::OnceLock::new();
-    static TRACE: ::std::sync::OnceLock<
-        ::std::option::Option<::std::sync::Mutex<::std::fs::File>>,
-    > = ::std::sync::OnceLock::new();
+    extern crate std;
+    const NOT_SEEN: self::std::sync::atomic::AtomicU64 = self::std::sync::atomic::AtomicU64::new(0);
+    static SEEN: [self::std::sync::atomic::AtomicU64; {words}] = [NOT_SEEN; {words}];
+    static ACTIVE: self::std::sync::OnceLock<u32> = self::std::sync::OnceLock::new();
+    static TRACE: self::std::sync::OnceLock<
+        self::std::option::Option<self::std::sync::Mutex<self::std::fs::File>>,
+    > = self::std::sync::OnceLock::new();
 
     pub(crate) fn on(id: u32) -> bool {{
-        if let ::std::option::Option::Some(file) = TRACE.get_or_init(open_trace) {{
+        if let self::std::option::Option::Some(file) = TRACE.get_or_init(open_trace) {{
             let bit = 1u64 << (id % 64);
-            if SEEN[id as usize / 64].fetch_or(bit, ::std::sync::atomic::Ordering::Relaxed) & bit == 0 {{
-                if let ::std::result::Result::Ok(mut file) = file.lock() {{
-                    let _ = ::std::io::Write::write_all(&mut *file, ::std::format!("{{}}\n", id).as_bytes());
+            if SEEN[id as usize / 64].fetch_or(bit, self::std::sync::atomic::Ordering::Relaxed) & bit == 0 {{
+                if let self::std::result::Result::Ok(mut file) = file.lock() {{
+                    let mut line = self::std::string::ToString::to_string(&id);
+                    line.push('\n');
+                    let _ = self::std::io::Write::write_all(&mut *file, line.as_bytes());
                 }}
             }}
         }}
@@ -310,16 +292,16 @@ pub(crate) mod {MODULE} {{
     }}
 
     fn active() -> u32 {{
-        match ::std::env::var("{ACTIVE_VAR}") {{
-            ::std::result::Result::Ok(value) => value.parse().unwrap_or(0),
-            ::std::result::Result::Err(_) => 0,
+        match self::std::env::var("{ACTIVE_VAR}") {{
+            self::std::result::Result::Ok(value) => value.parse().unwrap_or(0),
+            self::std::result::Result::Err(_) => 0,
         }}
     }}
 
-    fn open_trace() -> ::std::option::Option<::std::sync::Mutex<::std::fs::File>> {{
-        let path = ::std::env::var_os("{TRACE_VAR}")?;
-        let file = ::std::fs::OpenOptions::new().create(true).append(true).open(path).ok()?;
-        ::std::option::Option::Some(::std::sync::Mutex::new(file))
+    fn open_trace() -> self::std::option::Option<self::std::sync::Mutex<self::std::fs::File>> {{
+        let path = self::std::env::var_os("{TRACE_VAR}")?;
+        let file = self::std::fs::OpenOptions::new().create(true).append(true).open(path).ok()?;
+        self::std::option::Option::Some(self::std::sync::Mutex::new(file))
     }}
 }}
 "#
@@ -355,7 +337,7 @@ mod tests {
     }
 
     #[test]
-    fn operators_nest_inside_every_branch_of_the_body() {
+    fn each_branch_is_the_mutant_alone_as_its_text_parses() {
         let (mutants, out) = switched("fn f(a: u32, b: u32) -> u32 {\n    a + b * 2\n}\n");
         let names: Vec<&str> = mutants.iter().map(|m| m.description.as_str()).collect();
         assert_eq!(
@@ -369,9 +351,12 @@ mod tests {
                 "replace * with / in f",
             ]
         );
-        let inner = "(if crate::__mutiny_switch::on(5) { b + 2 } else if crate::__mutiny_switch::on(6) { b / 2 } else { b * 2 })";
+        // `a * b * 2` and `a + b + 2`: the run of operators is one site,
+        // and each branch is its text with one operator replaced.
+        let on = |id: u32| format!("if crate::__mutiny_switch::on({id})");
         let expected = format!(
-            "fn f(a: u32, b: u32) -> u32 {{\n    if crate::__mutiny_switch::on(1) {{ 0 }} else if crate::__mutiny_switch::on(2) {{ 1 }} else if crate::__mutiny_switch::on(3) {{ a - {inner} }} else if crate::__mutiny_switch::on(4) {{ a * {inner} }} else {{ a + {inner} }}\n}}\n"
+            "fn f(a: u32, b: u32) -> u32 {{\n    {} {{ 0 }} else {} {{ 1 }} else {} {{ a - b * 2 }} else {} {{ a * b * 2 }} else {} {{ a + b + 2 }} else {} {{ a + b / 2 }} else {{ a + b * 2 }}\n}}\n",
+            on(1), on(2), on(3), on(4), on(5), on(6)
         );
         assert_eq!(out.text, expected);
         assert!(out.rejected.is_empty());
@@ -379,16 +364,28 @@ mod tests {
 
     #[test]
     fn errors_are_blamed_on_the_innermost_branch_then_site_then_function() {
-        let code = "fn f(a: u32, b: u32) -> u32 {\n    a + b * 2\n}\n\nfn g() {}\n";
-        let (_, out) = switched(code);
-        let in_branch = out.text.find("b / 2").unwrap();
-        assert_eq!(out.blame(in_branch), [6]);
-        let in_original = out.text.rfind("b * 2").unwrap();
-        assert_eq!(out.blame(in_original), [5, 6]);
+        let code =
+            "fn f(a: u32, b: u32) -> u32 {\n    let c = (a - 1) * b;\n    c + 1\n}\n\nfn g() {}\n";
+        let (mutants, out) = switched(code);
+        let id = |description: &str| {
+            mutants
+                .iter()
+                .position(|m| m.description == description)
+                .unwrap() as u32
+                + 1
+        };
+        let minus_to_plus = id("replace - with + in f");
+        let minus_to_div = id("replace - with / in f");
+        let in_branch = out.text.find("a + 1").unwrap();
+        assert_eq!(out.blame(in_branch), [minus_to_plus]);
+        // In the original branch of the innermost site: that site's mutants.
+        let in_original = out.text.rfind("a - 1").unwrap();
+        assert_eq!(out.blame(in_original), [minus_to_plus, minus_to_div]);
+        let all: Vec<u32> = (1..=mutants.len() as u32).collect();
         let fn_keyword = out.text.find("u32 {").unwrap();
-        assert_eq!(out.blame(fn_keyword), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(out.blame(fn_keyword), all);
         let g = out.text.find("fn g").unwrap();
-        assert_eq!(out.blame(g), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(out.blame(g), all);
     }
 
     #[test]
@@ -444,6 +441,33 @@ mod tests {
             };
             assert_eq!(why, expected, "{description}");
         }
+    }
+
+    #[test]
+    fn a_run_of_operators_is_one_site_and_constant_runs_stay_alone() {
+        let code = "fn f(c: i32, a: i32, b: i32) -> i32 {\n    g(N - 1) + c - a * b\n}\n";
+        let mutants = mutants_of(code);
+        let in_call = code.find("N - 1").unwrap() + 2;
+        let constant = mutants
+            .iter()
+            .find(|m| m.description == "replace - with + in f" && m.range.start == in_call)
+            .unwrap();
+        assert!(matches!(constant.switch, Switch::Alone(why) if why.contains("constants")));
+        let times = mutants
+            .iter()
+            .find(|m| m.description == "replace * with + in f")
+            .unwrap();
+        let Switch::Expression { site, .. } = &times.switch else {
+            panic!("{:?}", times.switch);
+        };
+        assert_eq!(&code[site.clone()], "g(N - 1) + c - a * b");
+        let (_, out) = switched(code);
+        // As the mutant alone parses: `(g(N - 1) + c - a) + b`.
+        assert!(
+            out.text.contains("{ g(N - 1) + c - a + b }"),
+            "{}",
+            out.text
+        );
     }
 
     #[test]
