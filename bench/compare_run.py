@@ -17,7 +17,9 @@ with, before it, mutiny's paths (how many mutants went switched, how many
 classic, in how many build rounds, how many were missed without a test run
 because no test reaches them) and each tool's mutants per second.
 
-The exit status is 1 if any verdict (including the baseline's) disagrees
+A mutant that cargo-mutants timed out on and mutiny caught (a failing test
+ran before the hanging one) is counted apart, not as a disagreement. The
+exit status is 1 if any other verdict (including the baseline's) disagrees
 or the missed mutants differ,
 2 if a tool produced no outcomes.json, else 0. Mutants tested by only one
 tool are listed but do not by themselves fail the comparison.
@@ -240,14 +242,20 @@ def compare_crate(crate, args, extra):
         result = 1
 
     both = [n for n in cm_verdicts if n in mu_verdicts]
-    disagree = [n for n in both if cm_verdicts[n] != mu_verdicts[n]]
-    agree = len(both) - len(disagree)
+    # Allowed: mutiny ran a failing test before a hanging one that
+    # cargo-mutants waited for. Counted, not a disagreement.
+    timeout_caught = [n for n in both
+                      if cm_verdicts[n] == "Timeout" and mu_verdicts[n] == "CaughtMutant"]
+    disagree = [n for n in both if cm_verdicts[n] != mu_verdicts[n] and n not in timeout_caught]
+    agree = len(both) - len(disagree) - len(timeout_caught)
     only_cm = [n for n in cm_verdicts if n not in mu_verdicts]
     only_mu = [n for n in mu_verdicts if n not in cm_verdicts]
     print(f"  both tested {len(both)}; same verdict {agree}; "
           f"only {CM} {len(only_cm)}; only {MU} {len(only_mu)}")
     for n in disagree:
         print(f"  DISAGREE {n}: {CM} {cm_verdicts[n]}, {MU} {mu_verdicts[n]}")
+    for n in timeout_caught:
+        print(f"  timeout in {CM}, caught first by {MU}: {n}")
     for n in only_cm:
         print(f"  only {CM} ({cm_verdicts[n]}): {n}")
     for n in only_mu:
@@ -267,7 +275,8 @@ def compare_crate(crate, args, extra):
     print(f"  mutants/s: {CM} {rate(len(cm_verdicts), cm_time)}, {MU} {rate(len(mu_verdicts), mu_time)}")
     ratio = f"{mu_time / cm_time:.3f}x" if cm_time > 0 else "inf"
     print(f"{name}  cargo-mutants {cm_time:.1f}s  mutiny {mu_time:.1f}s  "
-          f"ratio {ratio} (mutiny/cargo-mutants)  verdicts agree {agree}/{len(both)}  "
+          f"ratio {ratio} (mutiny/cargo-mutants)  verdicts agree {agree}/{len(both)} "
+          f"(+{len(timeout_caught)} timeout→caught)  "
           f"missed identical {'yes' if missed_cm == missed_mu else 'NO'} ({len(missed_mu)})")
     finish(tmp, args.keep)
     return result

@@ -24,6 +24,7 @@ Usage:
     --mutiny PATH  mutiny binary (default: target/release/mutiny, else PATH)
     --file REL     the file to save (default src/lib.rs)
     --jobs N       jobs for both tools (default: half the CPUs, mutiny's default)
+    --scope S      the server's `scope` setting: file (default) or changedFunctions
     --edit FUNCTION  a third save after editing FUNCTION, compared with
                    `cargo mutants --file REL --re FUNCTION`
     --no-cargo-mutants  skip the cargo-mutants comparison
@@ -263,7 +264,7 @@ def bench(crate, args, mutiny):
         env["TMPDIR"] = scratch
         client = Client([mutiny, "lsp"], env)
         jobs = args.jobs or max(1, (os.cpu_count() or 2) // 2)
-        options = {"mutiny": {"jobs": jobs}}
+        options = {"mutiny": {"jobs": jobs, "scope": args.scope}}
         client.request(
             "initialize",
             {
@@ -328,6 +329,8 @@ def main():
     parser.add_argument("--file", default="src/lib.rs")
     parser.add_argument("--jobs", type=int)
     parser.add_argument("--no-cargo-mutants", action="store_true")
+    parser.add_argument("--scope", default="file", choices=["file", "changedFunctions"],
+                        help="the server's scope setting (default file)")
     parser.add_argument("--edit", metavar="FUNCTION",
                         help="third save: after editing FUNCTION (a comment at the end of its opening line)")
     args = parser.parse_args()

@@ -1538,3 +1538,25 @@ fn notifications_about_unknown_documents_and_exit_without_shutdown_are_survived(
     assert_exits_leaving_nothing(child, tmp.path());
     assert!(lib.exists());
 }
+
+#[test]
+fn a_failing_doctest_found_beside_the_mutants_runs_fails_the_baseline() {
+    // The server runs the doctests' baseline beside the mutants' test
+    // binaries (compile-once); a doctest that fails in the unmutated tree
+    // still makes the run's baseline fail.
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let broken = text.replace(
+        "    /// Parses `MAJOR.MINOR.PATCH`.\n",
+        "    /// Parses `MAJOR.MINOR.PATCH`.\n    ///\n    /// ```\n    /// assert!(example::Version::parse(\"1.2\").is_some());\n    /// ```\n",
+    );
+    assert_ne!(broken, text, "the doc comment to extend is in the example");
+    std::fs::write(&lib, broken).unwrap();
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&lib);
+    server.wait_until("the run's end", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["the unmutated tests fail"]);
+    server.stop();
+}

@@ -251,6 +251,7 @@ pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
         baseline: args.baseline,
         log_dir: PathBuf::new(),
         niceness: 0,
+        doctests_alongside: false,
         strategy: match &args.strategy {
             Some(name) => name
                 .parse()

@@ -85,6 +85,10 @@ pub struct LabOptions {
     /// both cores build.
     pub niceness: i32,
     pub strategy: Strategy,
+    /// Compile-once: run the doctests' baseline beside the mutants' test
+    /// binaries instead of before them (the language server, where each
+    /// save pays a baseline). A doctest failure then shows only at the end.
+    pub doctests_alongside: bool,
 }
 
 /// How mutants are built.

@@ -138,6 +138,7 @@ impl Settings {
         Ok(LabOptions {
             log_dir,
             niceness: BUILD_NICENESS,
+            doctests_alongside: true,
             ..options::lab_options(&args, config)?
         })
     }

@@ -172,7 +172,7 @@ impl Lab {
                     &mut runners,
                     &mut log,
                     (&log_path, &build_phase),
-                    cancel,
+                    (!self.options.doctests_alongside, cancel),
                 )?
                 else {
                     restore(&root, &files)?;
@@ -199,10 +199,17 @@ impl Lab {
                 .map(|stem| self.options.log_dir.join(format!("{stem}.log")))
                 .collect::<Vec<_>>(),
             peers: plan.switched.len() - 1,
+            deferred: (self.options.doctests_alongside && baseline.is_some())
+                .then(|| Deferred::new(&log_path)),
         };
         let switched: Vec<usize> = plan.switched.iter().copied().collect();
         tests.run(&switched, cancel, on_event)?;
+        let failed_doctests = tests.deferred.as_ref().and_then(Deferred::failure);
         restore(&root, &files)?;
+        if let Some(failed) = failed_doctests {
+            on_event(&Event::BaselineFinished(failed.clone()));
+            return Ok(Some(failed));
+        }
         if cancel.is_cancelled() || plan.alone.is_empty() {
             return Ok(None);
         }
@@ -472,7 +479,7 @@ impl Lab {
         runners: &mut [Known],
         log: &mut File,
         (log_path, build_phase): (&Path, &PhaseResult),
-        cancel: &Cancel,
+        (doctests, cancel): (bool, &Cancel),
     ) -> Result<Option<ScenarioOutcome>> {
         let root = self.trees[0].root().to_owned();
         let trace_dir = root.with_file_name("trace");
@@ -486,6 +493,9 @@ impl Lab {
         };
         let mut per_package: HashMap<String, Duration> = HashMap::new();
         for (number, known) in runners.iter_mut().enumerate() {
+            if !doctests && matches!(known.runner, Runner::Doctests(_)) {
+                continue;
+            }
             let trace = trace_dir.join(format!("{number}.ids"));
             let _ = std::fs::remove_file(&trace);
             let (argv, cwd, mut env) = self.command_of(&known.runner, &root, 0, None);
@@ -804,6 +814,75 @@ struct SwitchedTests<'a> {
     log_paths: &'a [PathBuf],
     /// How many other mutants share the build.
     peers: usize,
+    /// The doctests' baseline, when it runs alongside the mutants' tests
+    /// instead of before them.
+    deferred: Option<Deferred>,
+}
+
+/// The doctests' baseline run on a thread of its own while the mutants'
+/// test binaries run: a mutant waits for it only when the binaries did
+/// not catch it.
+struct Deferred {
+    log_path: PathBuf,
+    state: Mutex<DeferredState>,
+    ready: std::sync::Condvar,
+}
+
+enum DeferredState {
+    Pending,
+    /// Per doctests runner: its baseline time and the switches it reached.
+    Done(HashMap<usize, (Duration, BTreeSet<u32>)>),
+    Failed(Box<ScenarioOutcome>),
+    Cancelled,
+}
+
+impl Deferred {
+    fn new(log_path: &Path) -> Deferred {
+        Deferred {
+            log_path: log_path.to_owned(),
+            state: Mutex::new(DeferredState::Pending),
+            ready: std::sync::Condvar::new(),
+        }
+    }
+
+    fn set(&self, state: DeferredState) {
+        *lock(&self.state) = state;
+        self.ready.notify_all();
+    }
+
+    /// Waits for the doctests' baseline: `Ok(reach)`, or `Err(true)` if it
+    /// failed, `Err(false)` if it was cancelled.
+    fn wait(&self) -> std::result::Result<HashMap<usize, (Duration, BTreeSet<u32>)>, bool> {
+        let mut state = lock(&self.state);
+        loop {
+            match &*state {
+                DeferredState::Pending => {
+                    state = self
+                        .ready
+                        .wait(state)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+                DeferredState::Done(reach) => return Ok(reach.clone()),
+                DeferredState::Failed(_) => return Err(true),
+                DeferredState::Cancelled => return Err(false),
+            }
+        }
+    }
+
+    fn failure(&self) -> Option<ScenarioOutcome> {
+        match &*lock(&self.state) {
+            DeferredState::Failed(outcome) => Some((**outcome).clone()),
+            _ => None,
+        }
+    }
+}
+
+/// What testing one switched mutant came to.
+enum Tested {
+    Outcome(Box<ScenarioOutcome>),
+    /// The doctests' baseline failed: no verdict can be given.
+    NoVerdict,
+    Cancelled,
 }
 
 impl SwitchedTests<'_> {
@@ -817,7 +896,18 @@ impl SwitchedTests<'_> {
         let next = AtomicUsize::new(0);
         let stop = cancel.child();
         let (sender, receiver) = mpsc::channel::<Result<Event>>();
+        // Once every mutant is done, nothing waits for the doctests.
+        let doctests_stop = stop.child();
         std::thread::scope(|scope| -> Result<()> {
+            if let Some(deferred) = &self.deferred {
+                let doctests_stop = &doctests_stop;
+                scope.spawn(move || {
+                    let state = self
+                        .doctests_baseline(deferred, doctests_stop)
+                        .unwrap_or(DeferredState::Cancelled);
+                    deferred.set(state);
+                });
+            }
             for job in 0..jobs {
                 let sender = sender.clone();
                 let (next, stop) = (&next, &stop);
@@ -830,10 +920,11 @@ impl SwitchedTests<'_> {
                     };
                     let _ = sender.send(Ok(Event::MutantStarted { index, job }));
                     match self.test(index, stop) {
-                        Ok(Some(outcome)) => {
-                            let _ = sender.send(Ok(Event::MutantFinished(outcome)));
+                        Ok(Tested::Outcome(outcome)) => {
+                            let _ = sender.send(Ok(Event::MutantFinished(*outcome)));
                         }
-                        Ok(None) => return,
+                        Ok(Tested::NoVerdict) => {}
+                        Ok(Tested::Cancelled) => return,
                         Err(err) => {
                             stop.cancel();
                             let _ = sender.send(Err(err));
@@ -852,12 +943,65 @@ impl SwitchedTests<'_> {
                     }
                 }
             }
+            doctests_stop.cancel();
             first_error.map_or(Ok(()), Err)
         })
     }
 
-    /// Tests one switched mutant; `None` when cancelled.
-    fn test(&self, index: usize, cancel: &Cancel) -> Result<Option<ScenarioOutcome>> {
+    /// Runs the doctests of every package once with no switch on, tracing
+    /// what they reach, beside the mutants' test runs.
+    fn doctests_baseline(&self, deferred: &Deferred, cancel: &Cancel) -> Result<DeferredState> {
+        let mut log = File::options()
+            .append(true)
+            .open(&deferred.log_path)
+            .with_context(|| format!("cannot open {}", deferred.log_path.display()))?;
+        let trace_dir = self.root.with_file_name("trace");
+        let mut reach = HashMap::new();
+        for (number, known) in self.runners.iter().enumerate() {
+            if !matches!(known.runner, Runner::Doctests(_)) {
+                continue;
+            }
+            let trace = trace_dir.join(format!("{number}.ids"));
+            let _ = std::fs::remove_file(&trace);
+            let (argv, cwd, mut env) = self.lab.command_of(&known.runner, self.root, 0, None);
+            env.push((
+                render::TRACE_VAR.to_owned(),
+                trace.to_string_lossy().into_owned(),
+            ));
+            let spec = Spec {
+                argv: &argv,
+                env: &env,
+                cwd: &cwd,
+                timeout: self.lab.options.timeouts.test,
+                niceness: self.lab.options.niceness,
+            };
+            let start = Instant::now();
+            let Ended::Status(status) = process::run(&spec, &mut log, None, cancel)? else {
+                return Ok(DeferredState::Cancelled);
+            };
+            let duration = start.elapsed();
+            if !status.is_success() {
+                return Ok(DeferredState::Failed(Box::new(ScenarioOutcome {
+                    scenario: Scenario::Baseline,
+                    log_path: deferred.log_path.clone(),
+                    phase_results: vec![
+                        self.build_phase.clone(),
+                        PhaseResult {
+                            phase: Phase::Test,
+                            duration,
+                            process_status: status,
+                            argv,
+                        },
+                    ],
+                })));
+            }
+            reach.insert(number, (duration, read_trace(&trace)));
+        }
+        Ok(DeferredState::Done(reach))
+    }
+
+    /// Tests one switched mutant.
+    fn test(&self, index: usize, cancel: &Cancel) -> Result<Tested> {
         let mutant = &self.mutants[index];
         let id = index as u32 + 1;
         let log_path = &self.log_paths[index];
@@ -871,14 +1015,19 @@ impl SwitchedTests<'_> {
             self.peers
         )?;
         let packages = self.test_packages(mutant);
-        let candidates: Vec<usize> = (0..self.runners.len())
+        let in_scope: Vec<usize> = (0..self.runners.len())
             .filter(|&r| packages.contains(&self.runners[r].package))
-            .filter(|&r| {
-                self.runners[r]
-                    .reached
-                    .as_ref()
-                    .is_none_or(|ids| ids.contains(&id))
-            })
+            .collect();
+        let reaches = |r: usize| {
+            self.runners[r]
+                .reached
+                .as_ref()
+                .is_none_or(|ids| ids.contains(&id))
+        };
+        let binaries: Vec<usize> = in_scope
+            .iter()
+            .copied()
+            .filter(|&r| matches!(self.runners[r].runner, Runner::Binary(_)) && reaches(r))
             .collect();
         let mut test_phase = PhaseResult {
             phase: Phase::Test,
@@ -886,12 +1035,6 @@ impl SwitchedTests<'_> {
             process_status: ProcessStatus::Success,
             argv: Vec::new(),
         };
-        if candidates.is_empty() {
-            writeln!(
-                log,
-                "\n*** no test reached this mutant's code in the baseline run: it is missed, and no test ran"
-            )?;
-        }
         let function_key = mutant
             .function
             .as_ref()
@@ -900,36 +1043,111 @@ impl SwitchedTests<'_> {
             .as_ref()
             .and_then(|key| lock(&self.lab.killers).get(key).cloned())
             .and_then(|(runner_key, test)| {
-                let runner = candidates
+                let runner = binaries
                     .iter()
                     .copied()
                     .find(|&r| self.runners[r].key() == runner_key)?;
                 Some((runner, test))
             });
-        let mut order: Vec<(usize, Option<String>)> = Vec::new();
+        let mut order: Vec<(usize, Option<String>, Option<Duration>)> = Vec::new();
         if let Some((runner, test)) = killer {
-            order.push((runner, Some(test)));
+            order.push((runner, Some(test), self.runners[runner].baseline));
         }
-        // Test binaries first, doctests (which rustdoc compiles anew) last.
         order.extend(
-            candidates
+            binaries
                 .iter()
-                .filter(|&&r| matches!(self.runners[r].runner, Runner::Binary(_)))
-                .chain(
-                    candidates
-                        .iter()
-                        .filter(|&&r| matches!(self.runners[r].runner, Runner::Doctests(_))),
-                )
-                .map(|&r| (r, None)),
+                .map(|&r| (r, None, self.runners[r].baseline)),
         );
-        for (runner, exact) in order {
-            let known = &self.runners[runner];
+        let mut ran = false;
+        if let Some(tested) = self.run_in_order(
+            &order,
+            (id, cancel),
+            (&mut log, log_path),
+            (&mut test_phase, &function_key, &mut ran),
+        )? {
+            return Ok(tested);
+        }
+        // Doctests (which rustdoc compiles anew each time) last, only when
+        // the binaries did not catch the mutant and they reach it.
+        if test_phase.process_status.is_success() {
+            let doctests: Vec<usize> = in_scope
+                .iter()
+                .copied()
+                .filter(|&r| matches!(self.runners[r].runner, Runner::Doctests(_)))
+                .collect();
+            let order: Vec<(usize, Option<String>, Option<Duration>)> = match &self.deferred {
+                Some(deferred) if !doctests.is_empty() => match deferred.wait() {
+                    Ok(reach) => doctests
+                        .iter()
+                        .filter_map(|r| {
+                            let (time, ids) = reach.get(r)?;
+                            ids.contains(&id).then_some((*r, None, Some(*time)))
+                        })
+                        .collect(),
+                    Err(true) => {
+                        writeln!(log, "\n*** the unmutated doctests fail: no verdict")?;
+                        return Ok(Tested::NoVerdict);
+                    }
+                    Err(false) => return Ok(Tested::Cancelled),
+                },
+                _ => doctests
+                    .iter()
+                    .filter(|&&r| reaches(r))
+                    .map(|&r| (r, None, self.runners[r].baseline))
+                    .collect(),
+            };
+            if let Some(tested) = self.run_in_order(
+                &order,
+                (id, cancel),
+                (&mut log, log_path),
+                (&mut test_phase, &function_key, &mut ran),
+            )? {
+                return Ok(tested);
+            }
+        }
+        let mut phase_results = vec![PhaseResult {
+            duration: Duration::ZERO,
+            ..self.build_phase.clone()
+        }];
+        if ran {
+            phase_results.push(test_phase);
+        } else {
+            writeln!(
+                log,
+                "\n*** no test reached this mutant's code in the baseline run: it is missed, and no test ran"
+            )?;
+        }
+        Ok(Tested::Outcome(Box::new(ScenarioOutcome {
+            scenario: Scenario::Mutant {
+                index,
+                mutant: Arc::clone(mutant),
+            },
+            log_path: log_path.clone(),
+            phase_results,
+        })))
+    }
+
+    /// Runs `order` (runner, exact test, baseline time) with switch `id` on
+    /// until one fails, into `test_phase`; remembers the test that caught
+    /// the mutant for its function. `Some` only when cancelled.
+    fn run_in_order(
+        &self,
+        order: &[(usize, Option<String>, Option<Duration>)],
+        (id, cancel): (u32, &Cancel),
+        (log, log_path): (&mut File, &Path),
+        (test_phase, function_key, ran): (&mut PhaseResult, &Option<String>, &mut bool),
+    ) -> Result<Option<Tested>> {
+        for (runner, exact, baseline) in order {
+            if !test_phase.process_status.is_success() {
+                break;
+            }
+            let known = &self.runners[*runner];
             let (argv, cwd, env) =
                 self.lab
                     .command_of(&known.runner, self.root, id, exact.as_deref());
             let timeout = match known.runner {
-                Runner::Binary(_) => self.lab.options.timeouts.binary_timeout(known.baseline),
-                Runner::Doctests(_) => self.lab.options.timeouts.test_timeout(known.baseline),
+                Runner::Binary(_) => self.lab.options.timeouts.binary_timeout(*baseline),
+                Runner::Doctests(_) => self.lab.options.timeouts.test_timeout(*baseline),
             };
             let spec = Spec {
                 argv: &argv,
@@ -940,17 +1158,15 @@ impl SwitchedTests<'_> {
             };
             let before = log.metadata().map(|m| m.len()).unwrap_or(0);
             let start = Instant::now();
-            let ended = process::run(&spec, &mut log, None, cancel)?;
+            let ended = process::run(&spec, log, None, cancel)?;
+            *ran = true;
             test_phase.duration += start.elapsed();
             test_phase.argv = argv;
             let Ended::Status(status) = ended else {
-                return Ok(None);
+                return Ok(Some(Tested::Cancelled));
             };
-            if status.is_success() {
-                continue;
-            }
             test_phase.process_status = status;
-            if let (Some(key), ProcessStatus::Failure(_)) = (&function_key, status) {
+            if let (Some(key), ProcessStatus::Failure(_)) = (function_key, status) {
                 let text = std::fs::read_to_string(log_path).unwrap_or_default();
                 let failed =
                     crate::outcome::failing_tests(text.get(before as usize..).unwrap_or_default());
@@ -959,23 +1175,8 @@ impl SwitchedTests<'_> {
                     lock(&self.lab.killers).insert(key.clone(), (known.key(), test));
                 }
             }
-            break;
         }
-        let mut phase_results = vec![PhaseResult {
-            duration: Duration::ZERO,
-            ..self.build_phase.clone()
-        }];
-        if !candidates.is_empty() {
-            phase_results.push(test_phase);
-        }
-        Ok(Some(ScenarioOutcome {
-            scenario: Scenario::Mutant {
-                index,
-                mutant: Arc::clone(mutant),
-            },
-            log_path: log_path.clone(),
-            phase_results,
-        }))
+        Ok(None)
     }
 
     /// The packages whose tests judge `mutant`.
