@@ -1262,6 +1262,84 @@ fn the_progress_cancel_of_a_run_stops_it() {
 }
 
 #[test]
+fn pause_hides_the_findings_and_resume_shows_them_and_tests_what_was_saved_meanwhile() {
+    let (Example { _dir, lib, key, .. }, mut server) = tested_example();
+    let shown = server.diagnostics[&key].clone();
+    assert_eq!(shown.len(), EXAMPLE_MISSED.len());
+    let status = |m: &&Value| m["method"] == "mutiny/status";
+    let begins = |s: &Server| {
+        s.progress
+            .iter()
+            .filter(|p| p["value"]["kind"] == "begin")
+            .count()
+    };
+    // On the `&&` of `compatible`, which has a missed mutant.
+    let hover_and_lens = |server: &mut Server| {
+        let hover = server.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": key}, "position": {"line": 57, "character": 28}}),
+        );
+        let lenses = server.request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": key}}),
+        );
+        (hover["result"].clone(), lenses["result"].clone())
+    };
+
+    server.execute("mutiny.pause", json!([]));
+    server.wait_until("the paused status", |s| {
+        s.notifications
+            .iter()
+            .filter(status)
+            .any(|m| m["params"] == json!({"state": "paused", "done": 0, "total": 0, "title": ""}))
+    });
+    server.wait_until("the document's diagnostics emptied", |s| {
+        s.diagnostics[&key].is_empty()
+    });
+    assert_eq!(hover_and_lens(&mut server), (Value::Null, Value::Null));
+    // Pausing again changes nothing.
+    server.execute("mutiny.pause", json!([]));
+
+    server.save(&lib);
+    server.wait_until("the save kept for the resume", |s| {
+        s.logged("mutiny: paused: src/lib.rs will be tested on resume")
+    });
+    // Answered after the save was handled (in order), with nothing shown.
+    assert_eq!(hover_and_lens(&mut server), (Value::Null, Value::Null));
+    assert_eq!(begins(&server), 1, "the save started no run");
+    assert!(server.diagnostics[&key].is_empty());
+
+    let resumed = server.notifications.len();
+    server.execute("mutiny.resume", json!([]));
+    server.wait_until("the run of the file saved while paused", |s| {
+        s.ends().len() == 2
+    });
+    assert_eq!(server.ends()[1], "27 mutants tested, 11 missed");
+    assert_eq!(begins(&server), 2, "one run, for the one file saved");
+    let since: Vec<&Value> = server.notifications[resumed..].iter().collect();
+    let republished = since
+        .iter()
+        .find(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == key.as_str()
+        })
+        .expect("the document's diagnostics are published on resume");
+    assert_eq!(republished["params"]["diagnostics"], json!(shown));
+    let first_status = since.iter().copied().find(status).unwrap();
+    assert_eq!(first_status["params"]["state"], "idle", "{first_status}");
+    assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+
+    // Resuming again changes nothing; findings show as before.
+    server.execute("mutiny.resume", json!([]));
+    let (hover, lenses) = hover_and_lens(&mut server);
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .is_some_and(|t| t.contains(EXAMPLE_MISSED[8])));
+    assert_eq!(lenses.as_array().map(Vec::len), Some(3), "{lenses}");
+    assert_eq!(begins(&server), 2);
+    server.stop();
+}
+
+#[test]
 fn code_actions_find_their_mutant_by_the_diagnostics_data_when_the_client_reshapes_it() {
     let (Example { _dir, key, .. }, mut server) = tested_example();
     let mut reshaped = server.diagnostics[&key]
