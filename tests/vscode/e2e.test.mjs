@@ -180,7 +180,15 @@ test('the extension activates on a Rust file and shows its idle status', async (
 test('saving src/lib.rs shows the missed mutants as warnings and code lenses, with progress in the status bar', async () => {
     const page = session.page;
     await focusEditor();
-    await page.keyboard.press('Control+End');
+    // The editor takes the focus back from the palette a moment later: a
+    // key pressed before then is lost (and the line typed below would land
+    // at the top, moving every line the later tests go to).
+    const lastLine = fs.readFileSync(path.join(session.workspace, 'src/lib.rs'), 'utf8').split('\n').length;
+    await waitFor(async () => {
+        await page.keyboard.press('Control+End');
+        return (await page.locator('.statusbar-item[id="status.editor.selection"]').innerText())
+            .includes(`Ln ${lastLine},`);
+    }, UI_MS, `the cursor is on the last line, ${lastLine}`);
     await page.keyboard.type('// touched by the VS Code end-to-end test');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+S');
