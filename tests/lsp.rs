@@ -145,6 +145,15 @@ impl Server {
         }
     }
 
+    /// Runs a server command; it must succeed.
+    fn execute(&mut self, command: &str, arguments: Value) {
+        let answer = self.request(
+            "workspace/executeCommand",
+            json!({"command": command, "arguments": arguments}),
+        );
+        assert!(answer.get("error").is_none(), "{command}: {answer}");
+    }
+
     /// Waits until `done` holds for the server's state, reading messages.
     fn wait_until(&mut self, what: &str, mut done: impl FnMut(&Server) -> bool) {
         let deadline = Instant::now() + RESULTS_WAIT;
@@ -834,20 +843,13 @@ fn commands_settings_and_the_changed_functions_scope() {
     let key = uri(&lib);
     let mut server = Server::start();
     server.initialize_with(&root, json!({"mutiny": {"onSave": false, "jobs": 1}}));
-    let command = |server: &mut Server, name: &str, arguments: Value| {
-        let answer = server.request(
-            "workspace/executeCommand",
-            json!({"command": name, "arguments": arguments}),
-        );
-        assert!(answer.get("error").is_none(), "{answer}");
-    };
     // A configuration message without mutiny's keys (eglot sends one right
     // after `initialized`) keeps them. With onSave off a save queues
     // nothing: the first run to end is the one the command asks for (a run
     // queued by the save would end first, cancelled by the command's).
     server.notify("workspace/didChangeConfiguration", json!({"settings": {}}));
     server.save(&lib);
-    command(&mut server, "mutiny.testFile", json!([key]));
+    server.execute("mutiny.testFile", json!([key]));
     server.wait_until("the file's run", |s| s.ends().len() == 1);
     assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
 
@@ -888,17 +890,13 @@ fn commands_settings_and_the_changed_functions_scope() {
     assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
     assert_eq!(earlier(&server), 0, "{:?}", server.diagnostics[&key]);
 
-    command(
-        &mut server,
-        "mutiny.retestMutant",
-        json!([EXAMPLE_MISSED[0]]),
-    );
+    server.execute("mutiny.retestMutant", json!([EXAMPLE_MISSED[0]]));
     server.wait_until("the retest", |s| s.ends().len() == 4);
     assert_eq!(server.ends()[3], "1 mutant tested, 1 missed");
     assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
 
-    command(&mut server, "mutiny.testWorkspace", json!([]));
-    command(&mut server, "mutiny.cancel", json!([]));
+    server.execute("mutiny.testWorkspace", json!([]));
+    server.execute("mutiny.cancel", json!([]));
     // Dropped if cancelled before it started, else ended as cancelled.
     server.wait_until("the cancelled workspace run", |s| {
         s.logged("job cancelled before it started") || s.ends().len() == 5
@@ -1235,11 +1233,7 @@ fn an_edit_that_breaks_a_test_reruns_the_baseline_and_keeps_the_findings() {
 fn a_job_cancelled_before_its_results_keeps_the_documents_findings() {
     let (Example { _dir, lib, key, .. }, mut server) = tested_example();
     save_with_a_new_first_line(&mut server, &lib);
-    let answer = server.request(
-        "workspace/executeCommand",
-        json!({"command": "mutiny.cancel", "arguments": []}),
-    );
-    assert!(answer.get("error").is_none(), "{answer}");
+    server.execute("mutiny.cancel", json!([]));
     // Cancelled before it started (it is dropped) or while it ran.
     server.wait_until("the cancelled job", |s| {
         s.logged("job cancelled before it started") || s.ends().len() == 2
@@ -1264,6 +1258,84 @@ fn the_progress_cancel_of_a_run_stops_it() {
     server.notify("window/workDoneProgress/cancel", json!({"token": token}));
     server.wait_until("the run's end", |s| s.ends().len() == 1);
     assert_eq!(server.ends(), ["cancelled"]);
+    server.stop();
+}
+
+#[test]
+fn pause_hides_the_findings_and_resume_shows_them_and_tests_what_was_saved_meanwhile() {
+    let (Example { _dir, lib, key, .. }, mut server) = tested_example();
+    let shown = server.diagnostics[&key].clone();
+    assert_eq!(shown.len(), EXAMPLE_MISSED.len());
+    let status = |m: &&Value| m["method"] == "mutiny/status";
+    let begins = |s: &Server| {
+        s.progress
+            .iter()
+            .filter(|p| p["value"]["kind"] == "begin")
+            .count()
+    };
+    // On the `&&` of `compatible`, which has a missed mutant.
+    let hover_and_lens = |server: &mut Server| {
+        let hover = server.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": key}, "position": {"line": 57, "character": 28}}),
+        );
+        let lenses = server.request(
+            "textDocument/codeLens",
+            json!({"textDocument": {"uri": key}}),
+        );
+        (hover["result"].clone(), lenses["result"].clone())
+    };
+
+    server.execute("mutiny.pause", json!([]));
+    server.wait_until("the paused status", |s| {
+        s.notifications
+            .iter()
+            .filter(status)
+            .any(|m| m["params"] == json!({"state": "paused", "done": 0, "total": 0, "title": ""}))
+    });
+    server.wait_until("the document's diagnostics emptied", |s| {
+        s.diagnostics[&key].is_empty()
+    });
+    assert_eq!(hover_and_lens(&mut server), (Value::Null, Value::Null));
+    // Pausing again changes nothing.
+    server.execute("mutiny.pause", json!([]));
+
+    server.save(&lib);
+    server.wait_until("the save kept for the resume", |s| {
+        s.logged("mutiny: paused: src/lib.rs will be tested on resume")
+    });
+    // Answered after the save was handled (in order), with nothing shown.
+    assert_eq!(hover_and_lens(&mut server), (Value::Null, Value::Null));
+    assert_eq!(begins(&server), 1, "the save started no run");
+    assert!(server.diagnostics[&key].is_empty());
+
+    let resumed = server.notifications.len();
+    server.execute("mutiny.resume", json!([]));
+    server.wait_until("the run of the file saved while paused", |s| {
+        s.ends().len() == 2
+    });
+    assert_eq!(server.ends()[1], "27 mutants tested, 11 missed");
+    assert_eq!(begins(&server), 2, "one run, for the one file saved");
+    let since: Vec<&Value> = server.notifications[resumed..].iter().collect();
+    let republished = since
+        .iter()
+        .find(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == key.as_str()
+        })
+        .expect("the document's diagnostics are published on resume");
+    assert_eq!(republished["params"]["diagnostics"], json!(shown));
+    let first_status = since.iter().copied().find(status).unwrap();
+    assert_eq!(first_status["params"]["state"], "idle", "{first_status}");
+    assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
+
+    // Resuming again changes nothing; findings show as before.
+    server.execute("mutiny.resume", json!([]));
+    let (hover, lenses) = hover_and_lens(&mut server);
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .is_some_and(|t| t.contains(EXAMPLE_MISSED[8])));
+    assert_eq!(lenses.as_array().map(Vec::len), Some(3), "{lenses}");
+    assert_eq!(begins(&server), 2);
     server.stop();
 }
 

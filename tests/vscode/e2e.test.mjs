@@ -180,7 +180,15 @@ test('the extension activates on a Rust file and shows its idle status', async (
 test('saving src/lib.rs shows the missed mutants as warnings and code lenses, with progress in the status bar', async () => {
     const page = session.page;
     await focusEditor();
-    await page.keyboard.press('Control+End');
+    // The editor takes the focus back from the palette a moment later: a
+    // key pressed before then is lost (and the line typed below would land
+    // at the top, moving every line the later tests go to).
+    const lastLine = fs.readFileSync(path.join(session.workspace, 'src/lib.rs'), 'utf8').split('\n').length;
+    await waitFor(async () => {
+        await page.keyboard.press('Control+End');
+        return (await page.locator('.statusbar-item[id="status.editor.selection"]').innerText())
+            .includes(`Ln ${lastLine},`);
+    }, UI_MS, `the cursor is on the last line, ${lastLine}`);
     await page.keyboard.type('// touched by the VS Code end-to-end test');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+S');
@@ -212,11 +220,11 @@ test('saving src/lib.rs shows the missed mutants as warnings and code lenses, wi
     await page.screenshot({ path: path.join(screenshots, '03-missed-mutants.png') });
 });
 
-test('the status bar counts the missed mutants and opens the Problems view', async () => {
+test('the status bar counts the missed mutants, and Mutiny: Show Missed Mutants opens the Problems view', async () => {
     const page = session.page;
     // tests/fixtures/EXPECTED.md: the example's tests miss 11 mutants.
     await waitFor(async () => (await statusText()) === '11 missed', UI_MS, 'the status bar reads "11 missed"');
-    await statusItem().click();
+    await runCommand('Mutiny: Show Missed Mutants');
     const problems = page.locator('.markers-panel');
     await problems.waitFor();
     const rows = problems.locator('.monaco-list-row', { hasText: 'missed mutant' });
@@ -236,6 +244,33 @@ test('the status bar counts the missed mutants and opens the Problems view', asy
     await waitFor(async () => (await rows.count()) > 0, UI_MS, 'the mutiny problems are listed under the filter "mutiny"');
     await page.screenshot({ path: path.join(screenshots, '04-problems.png') });
     await runCommand('View: Hide Panel');
+});
+
+test('clicking the status bar pauses: warnings and code lenses go until Mutiny: Pause/Resume Results brings them back', async () => {
+    const page = session.page;
+    await openFile('src/lib.rs');
+    // Lines 29-58 hold is_stable, matches and compatible.
+    await goToLine(44, 1);
+    const warnings = page.locator('.monaco-editor .squiggly-warning');
+    const lenses = page.locator('.codelens-decoration', { hasText: 'missed mutant' });
+    await waitFor(async () => (await warnings.count()) > 0 && (await lenses.count()) > 0, UI_MS,
+        'the warnings and code lenses are drawn');
+    const lensCount = await lenses.count();
+
+    // The click runs mutiny.togglePause, which pauses the server.
+    await statusItem().click();
+    await waitFor(async () => (await statusText()) === 'mutiny: paused' && (await statusIcon()) === 'debug-pause', UI_MS,
+        'the status bar reads "$(debug-pause) mutiny: paused"');
+    await waitFor(async () => (await warnings.count()) === 0, UI_MS, 'the warnings are gone');
+    await waitFor(async () => (await lenses.count()) === 0, UI_MS, 'the code lenses are gone');
+    await page.screenshot({ path: path.join(screenshots, '04b-paused.png') });
+
+    // The same command from the palette resumes it.
+    await runCommand('Mutiny: Pause/Resume Results');
+    await waitFor(async () => (await statusText()) === '11 missed' && (await statusIcon()) === 'warning', UI_MS,
+        'the status bar reads "11 missed" again');
+    await waitFor(async () => (await warnings.count()) > 0, UI_MS, 'the warnings are back');
+    await waitFor(async () => (await lenses.count()) === lensCount, UI_MS, `the ${lensCount} code lenses are back`);
 });
 
 test('the code lens opens a diff editor of the original and mutated text', async () => {
@@ -539,7 +574,7 @@ async function statusText() {
     return (await statusItem().innerText()).replace(/\s+/g, ' ').trim();
 }
 
-/** The name of the status bar item's icon: `beaker`, `sync`, `warning`, `error`. */
+/** The name of the status bar item's icon: `beaker`, `sync`, `warning`, `error`, `debug-pause`. */
 async function statusIcon() {
     const classes = await statusItem().locator('.codicon').first().getAttribute('class');
     return /codicon-([a-z-]+?)(?:\s|$)/.exec(classes ?? '')?.[1]?.replace(/~spin$/, '');

@@ -18,7 +18,7 @@ import {
 import { findBinary, processEnv } from './binary';
 import { MUTANT_SCHEME, MutantRef, diffTitle, mutantUri, parseMutantUri, splitName } from './mutantUri';
 import { RESTART_KEYS, serverSettings } from './settings';
-import { StatusParams, countMissed, statusView } from './status';
+import { StatusParams, countMissed, pauseToggleCommand, statusView } from './status';
 
 /** The server's commands (`workspace/executeCommand`). */
 const SERVER = {
@@ -41,6 +41,8 @@ const CLIENT = {
     showDiff: 'mutiny.client.showDiff',
     showProblems: 'mutiny.client.showProblems',
     openServerPathSetting: 'mutiny.client.openServerPathSetting',
+    /** What clicking the status bar item does (its id names no server command). */
+    togglePause: 'mutiny.togglePause',
 };
 
 /** One result of the server's `mutiny/mutants` request. */
@@ -90,6 +92,7 @@ class Mutiny implements vscode.TextDocumentContentProvider {
             vscode.commands.registerCommand(CLIENT.restartServer, () => this.restart()),
             vscode.commands.registerCommand(CLIENT.showDiff, (...names: unknown[]) => this.showDiffCommand(names)),
             vscode.commands.registerCommand(CLIENT.showProblems, () => this.showProblems()),
+            vscode.commands.registerCommand(CLIENT.togglePause, () => this.togglePause()),
             vscode.commands.registerCommand(CLIENT.openServerPathSetting, () => openServerPathSetting()),
         );
         this.updateStatus();
@@ -208,7 +211,16 @@ class Mutiny implements vscode.TextDocumentContentProvider {
         this.statusItem.accessibilityInformation = { label: view.text.replace(/\$\([^)]*\)\s*/g, '') };
         this.statusItem.command = this.serverState === 'stopped'
             ? { title: 'Open Settings', command: CLIENT.openServerPathSetting }
-            : CLIENT.showProblems;
+            : CLIENT.togglePause;
+    }
+
+    /**
+     * Pauses the server (its findings hidden, saves not tested) or resumes
+     * it. The status bar follows the server's `mutiny/status`, which says
+     * `paused` until it resumes.
+     */
+    private async togglePause(): Promise<void> {
+        await this.serverCommand(pauseToggleCommand(this.status));
     }
 
     /** The running client, or a message saying why there is none. */

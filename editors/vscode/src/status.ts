@@ -2,7 +2,8 @@
 
 /** The params of mutiny's `mutiny/status` notification. */
 export interface StatusParams {
-    state: 'running' | 'idle';
+    /** `paused`: after `mutiny.pause`, until `mutiny.resume`. */
+    state: 'running' | 'idle' | 'paused';
     done: number;
     total: number;
     /** What the job tests: a file's path, or `3 files`. */
@@ -30,6 +31,13 @@ export function statusView(
             tooltip: 'mutiny: the server is not running — click for the log, or run "Mutiny: Restart Server"',
         };
     }
+    if (status?.state === 'paused') {
+        return {
+            text: '$(debug-pause) mutiny: paused',
+            tooltip: 'mutiny: paused — missed mutants are hidden and saves are not tested. '
+                + 'Click to resume: they show again, and the files saved meanwhile are tested.',
+        };
+    }
     const missedText = missedPhrase(missed);
     if (status?.state === 'running') {
         const progress = status.total > 0 ? ` ${status.done}/${status.total}` : '';
@@ -37,21 +45,29 @@ export function statusView(
         return {
             text: `$(sync~spin) mutiny${progress}`,
             tooltip: `mutiny: testing mutants${what}${progress ? ` (${status.done} of ${status.total} done)` : ''}` +
-                `${missed > 0 ? ` — ${missedText} so far` : ''}. Click to see them.`,
+                `${missed > 0 ? ` — ${missedText} so far` : ''}. ${PAUSE_HINT}`,
         };
     }
     if (missed > 0) {
         return {
             text: `$(warning) ${missed} missed`,
-            tooltip: `mutiny: ${missedText} — the tests still pass with these changes. Click to see them.`,
+            tooltip: `mutiny: ${missedText} — the tests still pass with these changes. ${PAUSE_HINT}`,
         };
     }
     return {
         text: '$(beaker) mutiny',
         tooltip: serverState === 'starting'
             ? 'mutiny: starting the server'
-            : 'mutiny: no missed mutants. Save a Rust file to test its mutants.',
+            : `mutiny: no missed mutants. Save a Rust file to test its mutants. ${PAUSE_HINT}`,
     };
+}
+
+/** What clicking the item does while the server runs. */
+const PAUSE_HINT = 'Click to pause: hide the results and test nothing until you click again.';
+
+/** The server command that toggles pausing, from the server's last status. */
+export function pauseToggleCommand(status: StatusParams | undefined): 'mutiny.pause' | 'mutiny.resume' {
+    return status?.state === 'paused' ? 'mutiny.resume' : 'mutiny.pause';
 }
 
 export function missedPhrase(missed: number): string {

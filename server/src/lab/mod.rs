@@ -50,6 +50,11 @@ impl Cancel {
                 .is_some_and(|p| p.load(Ordering::SeqCst))
     }
 
+    /// Whether `other` is a clone of this flag (the same run's).
+    pub fn is_same(&self, other: &Cancel) -> bool {
+        Arc::ptr_eq(&self.flag, &other.flag)
+    }
+
     /// A flag of its own that is also set whenever this one is.
     fn child(&self) -> Cancel {
         Cancel {

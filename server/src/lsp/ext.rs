@@ -51,7 +51,7 @@ impl MutantDetails {
 }
 
 /// Notification `mutiny/status`, server → client: a job started, a mutant
-/// finished, or the job ended.
+/// finished, the job ended, or the server was paused or resumed.
 pub enum Status {}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -68,6 +68,29 @@ pub struct StatusParams {
 pub enum State {
     Running,
     Idle,
+    /// `mutiny.pause`: nothing is tested and no finding is shown until
+    /// `mutiny.resume`.
+    Paused,
+}
+
+impl StatusParams {
+    /// No job counted, none running.
+    fn without_job(state: State) -> StatusParams {
+        StatusParams {
+            state,
+            done: 0,
+            total: 0,
+            title: String::new(),
+        }
+    }
+
+    pub fn paused() -> StatusParams {
+        StatusParams::without_job(State::Paused)
+    }
+
+    pub fn idle() -> StatusParams {
+        StatusParams::without_job(State::Idle)
+    }
 }
 
 impl Notification for Status {

@@ -61,6 +61,20 @@ impl Documents {
             .flat_map(|(uri, findings)| findings.iter().map(move |f| (uri, f)))
     }
 
+    /// Every document that was given findings (perhaps none left) or has
+    /// failing-test errors: those whose diagnostics the client may show.
+    pub fn uris(&self) -> Vec<String> {
+        let mut uris: Vec<String> = self
+            .findings
+            .keys()
+            .chain(self.failing_tests.keys())
+            .cloned()
+            .collect();
+        uris.sort();
+        uris.dedup();
+        uris
+    }
+
     /// What the client shows for a document: its findings, then its
     /// failing tests.
     pub fn diagnostics(&self, uri: &str) -> Vec<Diagnostic> {

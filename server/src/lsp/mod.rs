@@ -46,12 +46,16 @@ use worker::Task;
 const TEST_FILE_COMMAND: &str = "mutiny.testFile";
 const TEST_WORKSPACE_COMMAND: &str = "mutiny.testWorkspace";
 const CANCEL_COMMAND: &str = "mutiny.cancel";
-const COMMANDS: [&str; 5] = [
+const PAUSE_COMMAND: &str = "mutiny.pause";
+const RESUME_COMMAND: &str = "mutiny.resume";
+const COMMANDS: [&str; 7] = [
     SHOW_DIFF_COMMAND,
     TEST_FILE_COMMAND,
     TEST_WORKSPACE_COMMAND,
     RETEST_COMMAND,
     CANCEL_COMMAND,
+    PAUSE_COMMAND,
+    RESUME_COMMAND,
 ];
 
 /// Serves LSP on stdin/stdout until the client says `exit` or goes away.
@@ -85,17 +89,67 @@ pub fn serve_stdio() -> Result<()> {
     Ok(())
 }
 
+/// What a queued job tests. A newer job of the same kind replaces a stale
+/// one; a job cancelled by `mutiny.pause`, or asked for while paused, is
+/// queued again on `mutiny.resume`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Job {
+    /// The mutants of one Rust file, as a save tests them.
+    File(Uri),
+    Workspace,
+    /// These mutants, by name.
+    Retest(Vec<String>),
+}
+
 /// What the request handlers and the worker share.
 #[derive(Default)]
 struct Shared {
     /// What each document shows.
     documents: Documents,
-    /// The cancel flag of each document's latest queued or running job.
-    running: HashMap<String, Cancel>,
+    /// The cancel flag of each queued or running job (the worker removes
+    /// a job's when it ends).
+    running: HashMap<Job, Cancel>,
     /// Each package's manifest, by package name.
     manifests: HashMap<String, PathBuf>,
     /// The cancel flag of each job by its progress token.
     progress: HashMap<String, Cancel>,
+    /// While paused (`mutiny.pause`): the jobs to queue on `mutiny.resume`.
+    /// Nothing is tested and every document shows nothing meanwhile; the
+    /// findings stay in `documents`.
+    paused: Option<Vec<Job>>,
+}
+
+impl Shared {
+    fn is_paused(&self) -> bool {
+        self.paused.is_some()
+    }
+
+    /// A job's cancel flag has ended its run: the job is no longer queued.
+    fn finished(&mut self, cancel: &Cancel) {
+        self.running.retain(|_, c| !c.is_same(cancel));
+    }
+}
+
+/// `1 job`, `2 jobs`.
+fn jobs(count: usize) -> String {
+    format!("{count} job{}", if count == 1 { "" } else { "s" })
+}
+
+/// Sends the diagnostics of every document the client may show: none
+/// while paused. Under the shared lock, as the worker publishes, so that
+/// nothing the worker sends crosses them.
+fn publish_all(shared: &Shared, sender: &UnboundedSender<Message>) {
+    for key in shared.documents.uris() {
+        let Ok(uri) = key.parse::<Uri>() else {
+            continue;
+        };
+        let diagnostics = if shared.is_paused() {
+            Vec::new()
+        } else {
+            shared.documents.diagnostics(&key)
+        };
+        let _ = sender.send(Message::Publish { uri, diagnostics });
+    }
 }
 
 /// Locks shared state. A thread that panicked while holding the lock left
@@ -167,6 +221,8 @@ struct Backend {
     root: Mutex<Option<PathBuf>>,
     messages: Mutex<Option<UnboundedSender<Message>>>,
     settings: Mutex<Settings>,
+    /// Whether the client takes `workspace/codeLens/refresh`.
+    code_lens_refresh: AtomicBool,
 }
 
 impl Backend {
@@ -178,6 +234,7 @@ impl Backend {
             root: Mutex::new(None),
             messages: Mutex::new(None),
             settings: Mutex::new(Settings::default()),
+            code_lens_refresh: AtomicBool::new(false),
         }
     }
 
@@ -188,22 +245,141 @@ impl Backend {
     }
 
     /// Queues a test of the document's mutants, cancelling the stale job
-    /// of the same document and clearing its stale findings.
+    /// of the same document.
     fn queue_test(&self, uri: Uri) {
-        let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else {
-            return;
-        };
-        if path.extension().is_none_or(|e| e != "rs") {
-            return;
+        let is_rust = uri
+            .to_file_path()
+            .is_some_and(|p| p.extension().is_some_and(|e| e == "rs"));
+        if is_rust {
+            // The document's findings stay until its job starts: it moves
+            // those that still apply to their places in the new text. A job
+            // cancelled before then (a newer save, `mutiny.cancel`) leaves
+            // them as they are.
+            self.queue(Job::File(uri));
         }
-        // The document's findings stay until its job starts: it moves those
-        // that still apply to their places in the new text. A job cancelled
-        // before then (a newer save, `mutiny.cancel`) leaves them as they are.
-        let cancel = self.new_cancel(&uri.to_string());
-        self.send_task(Task::TestFiles {
-            paths: vec![path],
-            cancel,
-        });
+    }
+
+    /// Queues a job, cancelling the stale one of the same kind; while
+    /// paused, keeps it for `mutiny.resume` instead.
+    fn queue(&self, job: Job) {
+        let cancel = Cancel::default();
+        {
+            let mut shared = lock(&self.shared);
+            if let Some(pending) = &mut shared.paused {
+                if !pending.contains(&job) {
+                    pending.push(job.clone());
+                }
+                drop(shared);
+                let text = format!("mutiny: paused: {} on resume", self.describe(&job));
+                self.send_message(Message::Log(MessageType::INFO, text));
+                return;
+            }
+            if let Some(stale) = shared.running.insert(job.clone(), cancel.clone()) {
+                stale.cancel();
+            }
+        }
+        let task = match job {
+            Job::File(uri) => {
+                let Some(path) = uri.to_file_path().map(|p| p.into_owned()) else {
+                    return;
+                };
+                Task::TestFiles {
+                    paths: vec![path],
+                    cancel,
+                }
+            }
+            Job::Workspace => Task::TestWorkspace { cancel },
+            Job::Retest(names) => Task::Retest { names, cancel },
+        };
+        self.send_task(task);
+    }
+
+    /// What a job will do, for the log: `src/lib.rs will be tested`.
+    fn describe(&self, job: &Job) -> String {
+        match job {
+            Job::File(uri) => match uri.to_file_path() {
+                Some(path) => {
+                    let root = lock(&self.root).clone().unwrap_or_default();
+                    let shown = path.strip_prefix(&root).unwrap_or(&path);
+                    format!("{} will be tested", shown.display())
+                }
+                None => format!("{} will be tested", uri.as_str()),
+            },
+            Job::Workspace => "the workspace will be tested".to_owned(),
+            Job::Retest(names) => format!("{} will be re-tested", names.join(", ")),
+        }
+    }
+
+    /// `mutiny.pause`: cancels every queued and running job (kept to be
+    /// queued again on resume), hides every document's diagnostics, code
+    /// lenses and hovers, and says `paused` in `mutiny/status`. The
+    /// findings stay. Pausing again changes nothing.
+    fn pause(&self) {
+        let sender = lock(&self.messages).clone();
+        let cancelled = {
+            let mut shared = lock(&self.shared);
+            if shared.is_paused() {
+                return;
+            }
+            let mut pending: Vec<Job> = shared
+                .running
+                .drain()
+                .map(|(job, cancel)| {
+                    cancel.cancel();
+                    job
+                })
+                .collect();
+            pending.sort();
+            let cancelled = pending.len();
+            shared.paused = Some(pending);
+            if let Some(sender) = &sender {
+                publish_all(&shared, sender);
+                let _ = sender.send(Message::Status(ext::StatusParams::paused()));
+            }
+            cancelled
+        };
+        let text = format!(
+            "mutiny: paused: results hidden and saves not tested until mutiny.resume \
+             ({} cancelled, to run again on resume)",
+            jobs(cancelled)
+        );
+        self.send_message(Message::Log(MessageType::INFO, text));
+        self.refresh_code_lenses();
+    }
+
+    /// `mutiny.resume`: shows every document's diagnostics again, as they
+    /// are kept, and queues the jobs cancelled by the pause or asked for
+    /// since (one test per saved file). Resuming when not paused changes
+    /// nothing.
+    fn resume(&self) {
+        let sender = lock(&self.messages).clone();
+        let pending = {
+            let mut shared = lock(&self.shared);
+            let Some(pending) = shared.paused.take() else {
+                return;
+            };
+            if let Some(sender) = &sender {
+                publish_all(&shared, sender);
+                let _ = sender.send(Message::Status(ext::StatusParams::idle()));
+            }
+            pending
+        };
+        let text = format!("mutiny: resumed: {} queued", jobs(pending.len()));
+        self.send_message(Message::Log(MessageType::INFO, text));
+        self.refresh_code_lenses();
+        for job in pending {
+            self.queue(job);
+        }
+    }
+
+    /// Asks the client to ask for code lenses again, if it can be asked.
+    fn refresh_code_lenses(&self) {
+        if self.code_lens_refresh.load(Ordering::SeqCst) {
+            // Not awaited: a client that never answers must not hold up
+            // the command's reply.
+            let client = self.client.clone();
+            tokio::spawn(async move { client.code_lens_refresh().await });
+        }
     }
 
     /// Answers a request, or, if answering panicked, logs the panic, tells
@@ -247,16 +423,6 @@ impl Backend {
         if let Some(tasks) = lock(&self.engine.tasks).as_ref() {
             let _ = tasks.send(task);
         }
-    }
-
-    /// A job's cancel flag, registered so `mutiny.cancel` reaches it.
-    fn new_cancel(&self, key: &str) -> Cancel {
-        let cancel = Cancel::default();
-        let mut shared = lock(&self.shared);
-        if let Some(stale) = shared.running.insert(key.to_owned(), cancel.clone()) {
-            stale.cancel();
-        }
-        cancel
     }
 
     fn cancel_all(&self) {
@@ -346,9 +512,12 @@ impl Backend {
     }
 
     /// The findings of a document, with an index of the text they were
-    /// found in.
+    /// found in; none while paused.
     fn findings(&self, uri: &Uri) -> Option<(Vec<Finding>, SourceIndex)> {
         let shared = lock(&self.shared);
+        if shared.is_paused() {
+            return None;
+        }
         let findings = shared.documents.findings(&uri.to_string()).to_vec();
         let index = SourceIndex::new(&findings.first()?.mutant.source_file.code);
         Some((findings, index))
@@ -373,6 +542,15 @@ fn root_of(params: &InitializeParams) -> Option<PathBuf> {
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> jsonrpc::Result<InitializeResult> {
         *lock(&self.root) = root_of(&params);
+        let code_lens_refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|c| c.refresh_support)
+            .unwrap_or(false);
+        self.code_lens_refresh
+            .store(code_lens_refresh, Ordering::SeqCst);
         match Settings::from_json(params.initialization_options.as_ref()) {
             Ok(settings) => *lock(&self.settings) = settings,
             Err(err) => return Err(jsonrpc::Error::invalid_params(err)),
@@ -591,20 +769,23 @@ impl LanguageServer for Backend {
                     Ok(None)
                 }
                 TEST_WORKSPACE_COMMAND => {
-                    let cancel = self.new_cancel("workspace");
-                    self.send_task(Task::TestWorkspace { cancel });
+                    self.queue(Job::Workspace);
                     Ok(None)
                 }
                 RETEST_COMMAND => {
-                    let cancel = self.new_cancel(&format!("retest {}", strings.join(" ")));
-                    self.send_task(Task::Retest {
-                        names: strings,
-                        cancel,
-                    });
+                    self.queue(Job::Retest(strings));
                     Ok(None)
                 }
                 CANCEL_COMMAND => {
                     self.cancel_all();
+                    Ok(None)
+                }
+                PAUSE_COMMAND => {
+                    self.pause();
+                    Ok(None)
+                }
+                RESUME_COMMAND => {
+                    self.resume();
                     Ok(None)
                 }
                 other => Err(jsonrpc::Error::invalid_params(format!(

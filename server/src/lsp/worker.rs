@@ -38,6 +38,18 @@ pub enum Task {
     Configure(Box<Settings>),
 }
 
+impl Task {
+    /// The cancel flag of a test job.
+    fn cancel(&self) -> Option<&Cancel> {
+        match self {
+            Task::TestFiles { cancel, .. }
+            | Task::TestWorkspace { cancel }
+            | Task::Retest { cancel, .. } => Some(cancel),
+            Task::Configure(_) => None,
+        }
+    }
+}
+
 /// Opens the session, then runs tasks until the queue closes.
 pub fn run(
     root: PathBuf,
@@ -88,7 +100,11 @@ pub fn run(
     );
     worker.restore(&mut session);
     while let Ok(task) = tasks.recv() {
+        let cancel = task.cancel().cloned();
         let handled = catch_unwind(AssertUnwindSafe(|| worker.handle(&mut session, task)));
+        if let Some(cancel) = cancel {
+            lock(&worker.shared).finished(&cancel);
+        }
         let Err(payload) = handled else {
             continue;
         };
@@ -530,7 +546,13 @@ impl Worker {
         finished
     }
 
+    /// Sends the job's state, unless paused (the client was told so, and
+    /// is told again when resumed). Under the lock, as `publish`.
     fn status(&self, state: State, done: usize, total: usize, title: &str) {
+        let shared = lock(&self.shared);
+        if shared.is_paused() {
+            return;
+        }
         let title = title.to_owned();
         let _ = self.messages.send(Message::Status(StatusParams {
             state,
@@ -545,10 +567,14 @@ impl Worker {
         let _ = self.messages.send(Message::Progress { token, step });
     }
 
-    /// Sends the diagnostics of these documents as they are now. Under the
-    /// lock, so that what the client last received is what is shared.
+    /// Sends the diagnostics of these documents as they are now, unless
+    /// paused (resuming sends them). Under the lock, so that what the
+    /// client last received is what is shared.
     fn publish(&self, uris: &[String]) {
         let shared = lock(&self.shared);
+        if shared.is_paused() {
+            return;
+        }
         for key in uris {
             let Ok(uri) = key.parse::<Uri>() else {
                 continue;

@@ -269,14 +269,47 @@ function M.test_workspace()
   end
 end
 
---- Stops every queued and running test of every mutiny server.
-function M.cancel()
+--- Runs a server command without arguments on every mutiny server.
+---@param command string
+local function execute_everywhere(command)
   local running = clients.get()
   if #running == 0 then
     vim.notify("mutiny: the language server is not running", vim.log.levels.WARN)
   end
   for _, client in ipairs(running) do
-    clients.execute(client, "mutiny.cancel", {})
+    clients.execute(client, command, {})
+  end
+end
+
+--- Stops every queued and running test of every mutiny server.
+function M.cancel()
+  execute_everywhere("mutiny.cancel")
+end
+
+--- Pauses every mutiny server: its diagnostics, code lenses and hovers go
+--- (the server keeps them), running tests stop and saves are not tested
+--- until `resume`.
+function M.pause()
+  execute_everywhere("mutiny.pause")
+end
+
+--- Resumes every mutiny server: its diagnostics come back, and the files
+--- saved while paused are tested.
+function M.resume()
+  execute_everywhere("mutiny.resume")
+end
+
+--- Resumes when every mutiny server is paused, else pauses them all.
+function M.toggle()
+  local running = clients.get()
+  local all_paused = #running > 0
+  for _, client in ipairs(running) do
+    all_paused = all_paused and progress.is_paused(client.id)
+  end
+  if all_paused then
+    M.resume()
+  else
+    M.pause()
   end
 end
 
@@ -345,7 +378,7 @@ function M.diff_at_cursor()
 end
 
 --- For status lines: `mutiny: 4/9 mutants · src/lib.rs` while mutiny tests,
---- else "".
+--- `mutiny: paused` while paused, else "".
 ---@return string
 function M.status()
   return progress.status()

@@ -6,6 +6,7 @@ local M = {}
 
 ---@class mutiny.Status
 ---@field running boolean
+---@field paused boolean? the server is paused (`mutiny.pause`) until it resumes
 ---@field message string  e.g. `4/9 mutants · src/lib.rs`, or the last summary
 ---@field done integer?
 ---@field total integer?
@@ -47,6 +48,7 @@ function M.on_status(client_id, params)
   end
   local status = M.by_client[client_id] or { running = false, message = "" }
   status.running = params.state == "running"
+  status.paused = params.state == "paused"
   status.done, status.total = params.done, params.total
   if status.running then
     status.message = ("%d/%d mutants · %s"):format(params.done or 0, params.total or 0, params.title or "")
@@ -59,12 +61,24 @@ function M.forget(client_id)
   M.by_client[client_id] = nil
 end
 
---- `mutiny: 4/9 mutants · src/lib.rs` while a run is in flight, else "".
+--- Whether the server of this client said it is paused.
+---@param client_id integer
+---@return boolean
+function M.is_paused(client_id)
+  local status = M.by_client[client_id]
+  return status ~= nil and status.paused == true
+end
+
+--- `mutiny: 4/9 mutants · src/lib.rs` while a run is in flight,
+--- `mutiny: paused` while paused, else "".
 ---@return string
 function M.status()
   local parts = {}
   for _, status in pairs(M.by_client) do
-    if status.running and status.message ~= "" then
+    if status.paused then
+      -- A run cancelled by the pause may still report until it ends.
+      parts[#parts + 1] = "paused"
+    elseif status.running and status.message ~= "" then
       parts[#parts + 1] = status.message
     end
   end

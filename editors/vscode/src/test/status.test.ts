@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { countMissed, statusView } from '../status';
+import { countMissed, pauseToggleCommand, statusView } from '../status';
 
 test('status is idle with a beaker before any job and with nothing missed', () => {
     assert.equal(statusView(undefined, 0).text, '$(beaker) mutiny');
@@ -28,6 +28,27 @@ test('status shows the missed count with a warning once idle', () => {
 
 test('status says when the server is not running', () => {
     assert.equal(statusView(undefined, 4, 'stopped').text, '$(error) mutiny');
+    assert.equal(statusView({ state: 'paused', done: 0, total: 0, title: '' }, 0, 'stopped').text, '$(error) mutiny');
+});
+
+test('status says paused, whatever was missed, and that a click resumes', () => {
+    const paused = { state: 'paused', done: 0, total: 0, title: '' } as const;
+    for (const missed of [0, 11]) {
+        const view = statusView(paused, missed);
+        assert.equal(view.text, '$(debug-pause) mutiny: paused');
+        assert.match(view.tooltip, /Click to resume/);
+    }
+});
+
+test('a click pauses while running or idle, and resumes while paused', () => {
+    const idle = { state: 'idle', done: 9, total: 9, title: 'src/lib.rs' } as const;
+    assert.match(statusView(idle, 2).tooltip, /Click to pause/);
+    assert.match(statusView({ ...idle, state: 'running', done: 4 }, 0).tooltip, /Click to pause/);
+    assert.match(statusView(undefined, 0).tooltip, /Click to pause/);
+    assert.equal(pauseToggleCommand(undefined), 'mutiny.pause');
+    assert.equal(pauseToggleCommand(idle), 'mutiny.pause');
+    assert.equal(pauseToggleCommand({ ...idle, state: 'running' }), 'mutiny.pause');
+    assert.equal(pauseToggleCommand({ ...idle, state: 'paused' }), 'mutiny.resume');
 });
 
 test('missed mutants are the warnings whose source is mutiny', () => {
