@@ -435,10 +435,7 @@ impl Lab {
         let root = self.trees[0].root();
         let canonical = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_owned());
         let mut runners = Vec::new();
-        let tested: BTreeSet<String> = match self.baseline_packages(mutants) {
-            PackageArgs::Workspace => self.packages.iter().map(|p| p.name.clone()).collect(),
-            PackageArgs::Specs(_) => self.tested_package_names(mutants),
-        };
+        let tested = self.tested_packages(mutants.iter().map(|m| m.source_file.package.as_str()));
         for package in self.packages.iter().filter(|p| tested.contains(&p.name)) {
             let dir = canonical(&root.join(&package.dir));
             for binary in binaries.iter().filter(|b| canonical(&b.package_dir) == dir) {
@@ -461,12 +458,10 @@ impl Lab {
         Ok(runners)
     }
 
-    fn tested_package_names(&self, mutants: &[Arc<Mutant>]) -> BTreeSet<String> {
+    /// The packages whose tests judge mutants of the `mutated` packages.
+    fn tested_packages<'a>(&self, mutated: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
         match &self.options.test_scope {
-            TestScope::Mutated => mutants
-                .iter()
-                .map(|m| m.source_file.package.clone())
-                .collect(),
+            TestScope::Mutated => mutated.into_iter().map(str::to_owned).collect(),
             TestScope::Workspace => self.packages.iter().map(|p| p.name.clone()).collect(),
             TestScope::Packages(names) => names.iter().cloned().collect(),
         }
@@ -482,7 +477,7 @@ impl Lab {
         (doctests, cancel): (bool, &Cancel),
     ) -> Result<Option<ScenarioOutcome>> {
         let root = self.trees[0].root().to_owned();
-        let trace_dir = root.with_file_name("trace");
+        let trace_dir = trace_dir(&root);
         std::fs::create_dir_all(&trace_dir)
             .with_context(|| format!("cannot create {}", trace_dir.display()))?;
         let mut test_phase = PhaseResult {
@@ -496,32 +491,15 @@ impl Lab {
             if !doctests && matches!(known.runner, Runner::Doctests(_)) {
                 continue;
             }
-            let trace = trace_dir.join(format!("{number}.ids"));
-            let _ = std::fs::remove_file(&trace);
-            let (argv, cwd, mut env) = self.command_of(&known.runner, &root, 0, None);
-            env.push((
-                render::TRACE_VAR.to_owned(),
-                trace.to_string_lossy().into_owned(),
-            ));
-            let timeout = self.options.timeouts.test;
-            let spec = Spec {
-                argv: &argv,
-                env: &env,
-                cwd: &cwd,
-                timeout,
-                niceness: self.options.niceness,
-            };
-            let start = Instant::now();
-            let ended = process::run(&spec, log, None, cancel)?;
-            let duration = start.elapsed();
-            let Ended::Status(status) = ended else {
+            let Some(run) = self.traced_run(known, number, &root, log, cancel)? else {
                 return Ok(None);
             };
+            let (status, duration) = (run.status, run.duration);
             test_phase.duration += duration;
-            test_phase.argv = argv;
+            test_phase.argv = run.argv;
             *per_package.entry(known.package.clone()).or_default() += duration;
             known.baseline = Some(duration);
-            known.reached = Some(read_trace(&trace));
+            known.reached = Some(run.reached);
             if !status.is_success() {
                 test_phase.process_status = status;
                 break;
@@ -540,27 +518,61 @@ impl Lab {
         }))
     }
 
+    /// Runs runner `number` once with no switch on, recording in its trace
+    /// file the switches it reaches; `None` when cancelled.
+    fn traced_run(
+        &self,
+        known: &Known,
+        number: usize,
+        root: &Path,
+        log: &mut File,
+        cancel: &Cancel,
+    ) -> Result<Option<TracedRun>> {
+        let trace = trace_dir(root).join(format!("{number}.ids"));
+        let _ = std::fs::remove_file(&trace);
+        let (argv, cwd, mut env) = self.command_of(known, root, 0, None);
+        env.push((
+            render::TRACE_VAR.to_owned(),
+            trace.to_string_lossy().into_owned(),
+        ));
+        let spec = Spec {
+            argv: &argv,
+            env: &env,
+            cwd: &cwd,
+            timeout: self.options.timeouts.test,
+            niceness: self.options.niceness,
+        };
+        let start = Instant::now();
+        let Ended::Status(status) = process::run(&spec, log, None, cancel)? else {
+            return Ok(None);
+        };
+        Ok(Some(TracedRun {
+            status,
+            duration: start.elapsed(),
+            reached: read_trace(&trace),
+            argv,
+        }))
+    }
+
     /// The command line, working directory and environment of a runner with
     /// switch `id` on; `exact` runs just that test.
     fn command_of(
         &self,
-        runner: &Runner,
+        known: &Known,
         root: &Path,
         id: u32,
         exact: Option<&str>,
     ) -> (Vec<String>, PathBuf, Vec<(String, String)>) {
         let (_, after) = split_test_args(&self.options.cargo.additional_test_args);
         let mut env = self.command_env(root, id);
-        match runner {
+        match &known.runner {
             Runner::Binary(binary) => {
                 let mut argv = vec![binary.executable.to_string_lossy().into_owned()];
                 if let Some(test) = exact {
                     argv.extend([test.to_owned(), "--exact".to_owned()]);
                 }
                 argv.extend(after.iter().cloned());
-                if let Some(package) = self.packages.iter().find(|p| {
-                    root.join(&p.dir).canonicalize().ok() == binary.package_dir.canonicalize().ok()
-                }) {
+                if let Some(package) = self.packages.iter().find(|p| p.name == known.package) {
                     env.extend(package_env(package, &binary.package_dir));
                 }
                 let deps = root.join("target").join("debug").join("deps");
@@ -664,6 +676,20 @@ fn blame(
         blamed.extend(ids?.into_iter().map(|id| (id, error.rendered.clone())));
     }
     (!blamed.is_empty()).then_some(blamed)
+}
+
+/// One traced baseline run of a runner.
+struct TracedRun {
+    status: ProcessStatus,
+    duration: Duration,
+    /// The switch ids it reached.
+    reached: BTreeSet<u32>,
+    argv: Vec<String>,
+}
+
+/// Where the traced baseline runs of the tree at `root` write what they reach.
+fn trace_dir(root: &Path) -> PathBuf {
+    root.with_file_name("trace")
 }
 
 fn read_trace(path: &Path) -> BTreeSet<u32> {
@@ -955,31 +981,23 @@ impl SwitchedTests<'_> {
             .append(true)
             .open(&deferred.log_path)
             .with_context(|| format!("cannot open {}", deferred.log_path.display()))?;
-        let trace_dir = self.root.with_file_name("trace");
         let mut reach = HashMap::new();
         for (number, known) in self.runners.iter().enumerate() {
             if !matches!(known.runner, Runner::Doctests(_)) {
                 continue;
             }
-            let trace = trace_dir.join(format!("{number}.ids"));
-            let _ = std::fs::remove_file(&trace);
-            let (argv, cwd, mut env) = self.lab.command_of(&known.runner, self.root, 0, None);
-            env.push((
-                render::TRACE_VAR.to_owned(),
-                trace.to_string_lossy().into_owned(),
-            ));
-            let spec = Spec {
-                argv: &argv,
-                env: &env,
-                cwd: &cwd,
-                timeout: self.lab.options.timeouts.test,
-                niceness: self.lab.options.niceness,
-            };
-            let start = Instant::now();
-            let Ended::Status(status) = process::run(&spec, &mut log, None, cancel)? else {
+            let Some(run) = self
+                .lab
+                .traced_run(known, number, self.root, &mut log, cancel)?
+            else {
                 return Ok(DeferredState::Cancelled);
             };
-            let duration = start.elapsed();
+            let TracedRun {
+                status,
+                duration,
+                reached,
+                argv,
+            } = run;
             if !status.is_success() {
                 return Ok(DeferredState::Failed(Box::new(ScenarioOutcome {
                     scenario: Scenario::Baseline,
@@ -995,7 +1013,7 @@ impl SwitchedTests<'_> {
                     ],
                 })));
             }
-            reach.insert(number, (duration, read_trace(&trace)));
+            reach.insert(number, (duration, reached));
         }
         Ok(DeferredState::Done(reach))
     }
@@ -1014,7 +1032,9 @@ impl SwitchedTests<'_> {
             mutant.diff(),
             self.peers
         )?;
-        let packages = self.test_packages(mutant);
+        let packages = self
+            .lab
+            .tested_packages([mutant.source_file.package.as_str()]);
         let in_scope: Vec<usize> = (0..self.runners.len())
             .filter(|&r| packages.contains(&self.runners[r].package))
             .collect();
@@ -1142,9 +1162,7 @@ impl SwitchedTests<'_> {
                 break;
             }
             let known = &self.runners[*runner];
-            let (argv, cwd, env) =
-                self.lab
-                    .command_of(&known.runner, self.root, id, exact.as_deref());
+            let (argv, cwd, env) = self.lab.command_of(known, self.root, id, exact.as_deref());
             let timeout = match known.runner {
                 Runner::Binary(_) => self.lab.options.timeouts.binary_timeout(*baseline),
                 Runner::Doctests(_) => self.lab.options.timeouts.test_timeout(*baseline),
@@ -1177,15 +1195,6 @@ impl SwitchedTests<'_> {
             }
         }
         Ok(None)
-    }
-
-    /// The packages whose tests judge `mutant`.
-    fn test_packages(&self, mutant: &Mutant) -> BTreeSet<String> {
-        match &self.lab.options.test_scope {
-            TestScope::Mutated => BTreeSet::from([mutant.source_file.package.clone()]),
-            TestScope::Workspace => self.lab.packages.iter().map(|p| p.name.clone()).collect(),
-            TestScope::Packages(names) => names.iter().cloned().collect(),
-        }
     }
 }
 
