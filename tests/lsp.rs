@@ -128,6 +128,23 @@ impl Server {
             .collect()
     }
 
+    /// Mutants tested and missed over the runs that ended after the
+    /// first `skip` (a save's changed functions, then the earlier results
+    /// re-tested).
+    fn tested_and_missed_since(&self, skip: usize) -> (usize, usize) {
+        self.ends()[skip..]
+            .iter()
+            .map(|end| {
+                let numbers: Vec<usize> = end
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter_map(|n| n.parse().ok())
+                    .collect();
+                assert_eq!(numbers.len(), 2, "not a run's totals: {end}");
+                (numbers[0], numbers[1])
+            })
+            .fold((0, 0), |(t, m), (dt, dm)| (t + dt, m + dm))
+    }
+
     fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
@@ -488,7 +505,7 @@ fn an_edited_mutants_toml_applies_without_a_restart_and_a_broken_one_is_shown() 
     std::fs::write(&config, "exclude_re = [\"in compatible$\"]\n").unwrap();
     server.save(&lib);
     server.wait_until("the run with the new config", |s| s.ends().len() == 2);
-    assert_eq!(server.ends()[1], "22 mutants tested, 8 missed");
+    assert_eq!(server.ends()[1], "22 earlier results re-tested, 8 missed");
     let messages: Vec<String> = server.diagnostics[&key]
         .iter()
         .map(|d| d["message"].as_str().unwrap().to_owned())
@@ -518,7 +535,7 @@ fn an_edited_mutants_toml_applies_without_a_restart_and_a_broken_one_is_shown() 
         "{text}"
     );
     assert!(text.contains("keeps its previous options"), "{text}");
-    assert_eq!(server.ends()[2], "22 mutants tested, 8 missed");
+    assert_eq!(server.ends()[2], "22 earlier results re-tested, 8 missed");
     server.stop();
 }
 
@@ -556,7 +573,7 @@ fn after_a_save_that_moves_code_known_findings_show_at_once_at_their_new_lines()
         .unwrap();
     assert_eq!(and["range"]["start"], json!({"line": 58, "character": 27}));
     server.wait_until("the second run", |s| s.ends().len() == 2);
-    assert_eq!(server.ends()[1], "27 mutants tested, 11 missed");
+    assert_eq!(server.ends()[1], "27 earlier results re-tested, 11 missed");
     let after = &server.diagnostics[&key];
     assert_eq!(after.len(), 11, "each finding once: {after:?}");
     let mut lines: Vec<u64> = after
@@ -597,7 +614,7 @@ fn a_server_started_with_a_broken_mutants_toml_says_so_and_tests_with_the_defaul
     .unwrap();
     server.save(&lib);
     server.wait_until("the run with the fixed file", |s| s.ends().len() == 2);
-    assert_eq!(server.ends()[1], "22 mutants tested, 8 missed");
+    assert_eq!(server.ends()[1], "22 earlier results re-tested, 8 missed");
     server.stop();
 }
 
@@ -815,7 +832,7 @@ fn skip_quick_fix_adds_the_attribute_and_dependency_and_the_function_yields_no_m
     // crate builds with its new dependency, and the other 8 stay missed.
     server.save(&lib);
     server.wait_until("the end of the second run", |s| s.ends().len() == 2);
-    assert_eq!(server.ends()[1], "20 mutants tested, 8 missed");
+    assert_eq!(server.ends()[1], "20 earlier results re-tested, 8 missed");
     assert_eq!(server.diagnostics[&key].len(), 8);
     assert!(server.diagnostics[&key]
         .iter()
@@ -830,14 +847,18 @@ fn a_second_save_cancels_the_stale_run_and_the_new_one_reports() {
         s.progress.iter().any(|p| p["value"]["kind"] == "report")
     });
     server.save(&lib);
-    server.wait_until("both runs' ends", |s| s.ends().len() == 2);
-    assert_eq!(server.ends(), ["cancelled", "27 mutants tested, 11 missed"]);
+    // The mutants the cancelled run gave verdicts go last, re-tested.
+    server.wait_until("the new runs' ends, 27 mutants in all", |s| {
+        s.ends().len() >= 2 && s.tested_and_missed_since(1).0 == 27
+    });
+    assert_eq!(server.ends()[0], "cancelled");
+    assert_eq!(server.tested_and_missed_since(1), (27, 11));
     assert_eq!(server.diagnostics[&uri(&lib)].len(), EXAMPLE_MISSED.len());
     server.stop();
 }
 
 #[test]
-fn commands_settings_and_the_changed_functions_scope() {
+fn commands_settings_and_both_save_scopes() {
     let (_dir, root) = copy_of("example");
     let lib = root.join("src/lib.rs");
     let key = uri(&lib);
@@ -895,13 +916,25 @@ fn commands_settings_and_the_changed_functions_scope() {
     assert_eq!(server.ends()[3], "1 mutant tested, 1 missed");
     assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
 
+    // file: a save tests every mutant of the file in one run, the changed
+    // function's first.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"mutiny": {"scope": "file"}}}),
+    );
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, text.replace("// A comment", "// Another comment")).unwrap();
+    server.save(&lib);
+    server.wait_until("the file's run", |s| s.ends().len() == 5);
+    assert_eq!(server.ends()[4], "27 mutants tested, 11 missed");
+
     server.execute("mutiny.testWorkspace", json!([]));
     server.execute("mutiny.cancel", json!([]));
     // Dropped if cancelled before it started, else ended as cancelled.
     server.wait_until("the cancelled workspace run", |s| {
-        s.logged("job cancelled before it started") || s.ends().len() == 5
+        s.logged("job cancelled before it started") || s.ends().len() == 6
     });
-    assert!(server.ends().len() == 4 || server.ends()[4] == "cancelled");
+    assert!(server.ends().len() == 5 || server.ends()[5] == "cancelled");
     server.stop();
 }
 
@@ -957,7 +990,12 @@ fn a_restarted_server_shows_still_valid_results_without_testing() {
         first,
     ) = tested_example();
     first.stop();
-    assert!(root.join("target/mutiny/results.json").exists());
+    let results = std::fs::read_to_string(root.join("target/mutiny/results.json")).unwrap();
+    // With the verdicts, which test caught each function's mutants: the
+    // next server runs it first.
+    let results: Value = serde_json::from_str(&results).unwrap();
+    let killer = &results["killers"]["src/lib.rs::<impl fmt::Display for Version>::fmt"];
+    assert_eq!(killer["test"], "tests::displays_dotted", "{results}");
 
     // Change `compatible`: its 3 missed mutants are no longer known; the
     // other functions' 8 are.
@@ -1216,8 +1254,16 @@ fn an_edit_that_breaks_a_test_reruns_the_baseline_and_keeps_the_findings() {
     // has a fresh verdict.
     std::fs::write(&lib, &original).unwrap();
     server.save(&lib);
-    server.wait_until("the third run's end", |s| s.ends().len() == 3);
-    assert_eq!(server.ends()[2], "27 mutants tested, 11 missed");
+    // `fmt` changed back first (its text differs from the broken one),
+    // then the 26 others' earlier results.
+    server.wait_until("the mended save's runs", |s| s.ends().len() == 4);
+    assert_eq!(
+        server.ends()[2..],
+        [
+            "1 mutant tested, 0 missed",
+            "26 earlier results re-tested, 11 missed"
+        ]
+    );
     let diagnostics = shown(&server, &key);
     assert_eq!(diagnostics.len(), EXAMPLE_MISSED.len(), "{diagnostics:?}");
     assert!(
@@ -1314,7 +1360,7 @@ fn pause_hides_the_findings_and_resume_shows_them_and_tests_what_was_saved_meanw
     server.wait_until("the run of the file saved while paused", |s| {
         s.ends().len() == 2
     });
-    assert_eq!(server.ends()[1], "27 mutants tested, 11 missed");
+    assert_eq!(server.ends()[1], "27 earlier results re-tested, 11 missed");
     assert_eq!(begins(&server), 2, "one run, for the one file saved");
     let since: Vec<&Value> = server.notifications[resumed..].iter().collect();
     let republished = since
@@ -1501,8 +1547,16 @@ fn a_deleted_integration_test_no_longer_catches_mutants() {
     // missed again.
     std::fs::remove_file(&test_file).unwrap();
     server.save(&lib);
-    server.wait_until("the file's run", |s| s.ends().len() == 3);
-    assert_eq!(server.ends()[2], "27 mutants tested, 11 missed");
+    // The 11 the test file's runs re-tested are not known without it any
+    // more: they go first; the 16 known from the first run follow.
+    server.wait_until("the file's runs", |s| s.ends().len() == 4);
+    assert_eq!(
+        server.ends()[2..],
+        [
+            "11 mutants tested, 11 missed",
+            "16 earlier results re-tested, 0 missed"
+        ]
+    );
     assert_eq!(server.diagnostics[&key].len(), EXAMPLE_MISSED.len());
     server.stop();
 }

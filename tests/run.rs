@@ -1033,3 +1033,42 @@ fn compile_once_and_classic_give_the_same_verdicts_on_every_fixture() {
         );
     }
 }
+
+#[test]
+fn the_test_that_caught_a_functions_mutant_runs_first_in_the_next_run() {
+    let dir = fixture("example");
+    let fmt = "src/lib.rs:36:9: replace <impl fmt::Display for Version>::fmt -> fmt::Result \
+               with Ok(Default::default())";
+    let test_argv = |sandbox: &Sandbox| {
+        let (outcome, _) = outcome_and_log(sandbox, fmt);
+        assert_eq!(outcome["summary"], "CaughtMutant", "{outcome}");
+        let phases = outcome["phase_results"].as_array().unwrap().clone();
+        let test = phases.iter().find(|p| p["phase"] == "Test").unwrap();
+        test["argv"].clone()
+    };
+    let sandbox = Sandbox::new();
+    // Nothing known yet: the library's whole test binary runs.
+    let first = {
+        let _turn = one_at_a_time();
+        sandbox.command(&dir, &["-F", "fmt"]).output().unwrap()
+    };
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let argv = test_argv(&sandbox);
+    assert!(!argv.to_string().contains("--exact"), "{argv}");
+    let killers = sandbox.json("killers.json");
+    let killer = &killers["killers"]["src/lib.rs::<impl fmt::Display for Version>::fmt"];
+    assert_eq!(killer["test"], "tests::displays_dotted", "{killers}");
+
+    // The next run reads what the last one wrote down: that test alone
+    // runs first, and catches the mutant.
+    let run = sandbox.run(&dir, &["-F", "fmt"]);
+    run.assert_exit(0);
+    let argv = test_argv(&run);
+    let argv: Vec<&str> = argv
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(argv[1..], ["tests::displays_dotted", "--exact"], "{argv:?}");
+}

@@ -8,12 +8,13 @@
 //! the mutated one calls, the rest of the crate. So a known verdict is only
 //! ever shown as an earlier result, and tested again (see the user guide).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::lab::killers::Killer;
 use crate::mutate::Mutant;
 use crate::outcome::Verdict;
 
@@ -58,12 +59,17 @@ struct Entry {
 struct ResultsFile {
     mutiny_version: String,
     results: Vec<Entry>,
+    /// Which test caught each function's mutants last (absent in files of
+    /// older versions).
+    #[serde(default)]
+    killers: BTreeMap<String, Killer>,
 }
 
 #[derive(Debug)]
 pub struct Cache {
     path: PathBuf,
     entries: HashMap<Key, (String, Verdict)>,
+    killers: BTreeMap<String, Killer>,
 }
 
 impl Cache {
@@ -71,17 +77,20 @@ impl Cache {
     /// file is an empty cache (the results are only a head start).
     pub fn load(root: &Path) -> Cache {
         let path = root.join(RESULTS_PATH);
-        let entries = std::fs::read_to_string(&path)
+        let file = std::fs::read_to_string(&path)
             .ok()
             .and_then(|text| serde_json::from_str::<ResultsFile>(&text).ok())
-            .map(|file| {
-                file.results
-                    .into_iter()
-                    .map(|e| (e.key, (e.context, e.verdict)))
-                    .collect()
-            })
             .unwrap_or_default();
-        Cache { path, entries }
+        let entries = file
+            .results
+            .into_iter()
+            .map(|e| (e.key, (e.context, e.verdict)))
+            .collect();
+        Cache {
+            path,
+            entries,
+            killers: file.killers,
+        }
     }
 
     /// The verdict known for `mutant` in the context with fingerprint
@@ -95,6 +104,15 @@ impl Cache {
         if let Some(key) = key(mutant) {
             self.entries.insert(key, (context.to_owned(), verdict));
         }
+    }
+
+    /// Which test caught each function's mutants last, as last saved.
+    pub fn killers(&self) -> &BTreeMap<String, Killer> {
+        &self.killers
+    }
+
+    pub fn set_killers(&mut self, killers: BTreeMap<String, Killer>) {
+        self.killers = killers;
     }
 
     /// Files that hold a known missed or timed-out mutant.
@@ -139,6 +157,7 @@ impl Cache {
         let file = ResultsFile {
             mutiny_version: env!("CARGO_PKG_VERSION").to_owned(),
             results,
+            killers: self.killers.clone(),
         };
         let dir = self.path.parent().expect("results live in a directory");
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -211,5 +230,22 @@ mod tests {
         assert_eq!(known, ["replace a -> bool with false"]);
         assert!(after.iter().all(|m| reloaded.get(m, "tests-2").is_none()));
         assert_eq!(reloaded.files_with_findings(), ["src/lib.rs"]);
+    }
+
+    #[test]
+    fn killers_survive_a_reload() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cache = Cache::load(dir.path());
+        let killer = Killer {
+            binary: "p lib p".into(),
+            test: "tests::a".into(),
+        };
+        cache.set_killers(BTreeMap::from([(
+            "src/lib.rs::a".to_owned(),
+            killer.clone(),
+        )]));
+        cache.save().unwrap();
+        let reloaded = Cache::load(dir.path());
+        assert_eq!(reloaded.killers().get("src/lib.rs::a"), Some(&killer));
     }
 }

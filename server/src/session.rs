@@ -232,9 +232,11 @@ impl Session {
                 }
                 lab
             }
-            None => self
-                .lab
-                .insert(Lab::new(&self.workspace, self.lab_options.clone())?),
+            None => {
+                let lab = Lab::new(&self.workspace, self.lab_options.clone())?;
+                lab.killers().learn(self.cache.killers().clone());
+                self.lab.insert(lab)
+            }
         };
         let compile_once = self.lab_options.strategy == Strategy::CompileOnce;
         // A failed baseline is retried on every call: the user may have
@@ -280,6 +282,7 @@ impl Session {
         }
         // The results are a head start for the next session; failing to
         // keep them costs only time.
+        self.cache.set_killers(lab.killers().snapshot());
         let _ = self.cache.save();
         if cancel.is_cancelled() {
             return Ok(TestRun::Cancelled);

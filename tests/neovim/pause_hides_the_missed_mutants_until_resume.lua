@@ -107,7 +107,7 @@ end)
 local ended = events_since(written, "end")
 local begun = events_since(written, "begin")
 H.check(
-  #begun == 1 and #ended == 1 and ended[1].message == "27 mutants tested, 11 missed",
+  #begun == 1 and #ended == 1 and ended[1].message == "27 earlier results re-tested, 11 missed",
   "  and tests the file written while paused, in one run",
   vim.inspect({ begun = begun, ended = ended })
 )

@@ -19,7 +19,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
     timeoutMultiplier: null,
     testTool: null,
     additionalCargoArgs: [],
-    scope: 'file',
+    scope: 'changedFunctions',
 };
 
 /** The keys of `ServerSettings`, which are also the `mutiny.<key>` settings. */

@@ -11,6 +11,7 @@ use serde::Serialize;
 use mutiny::config::Config;
 use mutiny::console::Console;
 use mutiny::exit_code;
+use mutiny::lab::killers::{self, Killers};
 use mutiny::lab::{BaselineMode, Cancel, Event, Lab, LabOptions};
 use mutiny::mutate::Mutant;
 use mutiny::options::{self, LabArgs};
@@ -121,6 +122,12 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         .with_context(|| format!("cannot create {}", output_parent.display()))?;
     // Check every option before touching an earlier run's output.
     let mut options = lab_options(args, config)?;
+    // The tests that caught each function's mutants last time run first.
+    let earlier_killers = Killers::read(
+        &output_parent
+            .join(mutiny::output::OUTPUT_DIR_NAME)
+            .join(killers::FILE_NAME),
+    );
     let mut output = OutputDir::create(&output_parent)?;
     output.write_mutants(&mutants)?;
     options.log_dir = output.log_dir();
@@ -145,6 +152,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         ));
     }
     let mut lab = Lab::new(workspace, options)?;
+    lab.killers().learn(earlier_killers);
     let mut write_error: Option<anyhow::Error> = None;
     let mut outcomes: Vec<ScenarioOutcome> = Vec::new();
     let mut on_event = |event: &Event| {
@@ -171,6 +179,8 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     }
     output.finish()?;
     console.finish();
+    // Only an ordering for the next run: losing it costs time, not results.
+    let _ = lab.killers().write(&output.path().join(killers::FILE_NAME));
     drop(lab);
     if let Some(err) = write_error {
         return Err(err.context("cannot write mutants.out"));

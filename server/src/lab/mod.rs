@@ -7,6 +7,7 @@
 //! stream to the caller as `Event`s; the lab prints nothing.
 
 pub mod cargo;
+pub mod killers;
 mod process;
 pub mod scratch;
 mod switched;
@@ -158,11 +159,11 @@ pub struct Lab {
     /// Each package's test timeout, from the baseline that tested it: a
     /// fast package's baseline must not shorten a slow one's timeout.
     test_timeouts: HashMap<String, Duration>,
-    /// Per function (`file::name`), the test binary and test that last
-    /// caught one of its mutants: it runs first for the function's next
-    /// mutant, in this run and in later ones (the language server keeps
-    /// its lab).
-    killers: std::sync::Mutex<HashMap<String, (String, String)>>,
+    /// Per function, the test that last caught one of its mutants: it runs
+    /// first for the function's next mutant, in this run and in later ones
+    /// (the language server keeps its lab; both it and the CLI write them
+    /// down for the next process).
+    killers: killers::Killers,
     /// The longest baseline build, once one passed (the first, cold one: the
     /// language server's later baselines build incrementally, and must not
     /// shorten the build timeout).
@@ -187,9 +188,15 @@ impl Lab {
             packages: workspace.packages.clone(),
             trees: vec![tree],
             test_timeouts: HashMap::new(),
-            killers: std::sync::Mutex::new(HashMap::new()),
+            killers: killers::Killers::default(),
             baseline_build: None,
         })
+    }
+
+    /// Which test caught each function's mutants, in earlier runs and
+    /// this one.
+    pub fn killers(&self) -> &killers::Killers {
+        &self.killers
     }
 
     /// Brings every scratch tree up to date with the user's tree (after the

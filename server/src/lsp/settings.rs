@@ -32,8 +32,11 @@ pub struct Settings {
     pub test_tool: Option<String>,
     /// Added to every cargo command.
     pub additional_cargo_args: Vec<String>,
-    /// `file`: every mutant of the saved file, changed functions first;
-    /// `changedFunctions`: only mutants in functions whose text changed.
+    /// `changedFunctions` (default): the mutants of changed functions (and
+    /// of functions never tested) in one run, then the others, whose
+    /// earlier verdicts show meanwhile, re-tested in a run of their own;
+    /// `file`: every mutant of the saved file in one run, changed
+    /// functions first.
     pub scope: Scope,
     /// `compile-once` (default) or `classic`, as `mutiny run --strategy`.
     pub strategy: Option<String>,
@@ -55,7 +58,7 @@ impl Default for Settings {
             timeout_multiplier: None,
             test_tool: None,
             additional_cargo_args: Vec::new(),
-            scope: Scope::File,
+            scope: Scope::ChangedFunctions,
             strategy: None,
         }
     }
@@ -158,9 +161,10 @@ mod tests {
             (flat.jobs, flat.on_open, flat.on_save),
             (Some(3), true, true)
         );
-        let nested = json!({"mutiny": {"scope": "changedFunctions", "testTool": "nextest"}});
+        assert_eq!(flat.scope, Scope::ChangedFunctions);
+        let nested = json!({"mutiny": {"scope": "file", "testTool": "nextest"}});
         let nested = Settings::from_json(Some(&nested)).unwrap();
-        assert_eq!(nested.scope, Scope::ChangedFunctions);
+        assert_eq!(nested.scope, Scope::File);
         let config = Config::default();
         let options = nested.lab_options("/tmp".into(), &config).unwrap();
         assert_eq!(options.cargo.test_tool, TestTool::Nextest);
@@ -203,13 +207,11 @@ mod tests {
         assert_eq!(first.updated(Some(&json!({}))).unwrap(), first);
         assert_eq!(first.updated(Some(&json!(null))).unwrap(), first);
         let later = first
-            .updated(Some(
-                &json!({"mutiny": {"scope": "changedFunctions", "jobs": null}}),
-            ))
+            .updated(Some(&json!({"mutiny": {"scope": "file", "jobs": null}})))
             .unwrap();
         assert!(!later.on_save);
         assert_eq!(later.jobs, None);
-        assert_eq!(later.scope, Scope::ChangedFunctions);
+        assert_eq!(later.scope, Scope::File);
     }
 
     #[test]

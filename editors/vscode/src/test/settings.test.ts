@@ -14,7 +14,7 @@ test('settings default to the server defaults when nothing is set', () => {
         timeoutMultiplier: null,
         testTool: null,
         additionalCargoArgs: [],
-        scope: 'file',
+        scope: 'changedFunctions',
     });
 });
 
@@ -27,7 +27,7 @@ test('settings pass every server key through and leave out the client-only ones'
         timeoutMultiplier: 2.5,
         testTool: 'nextest',
         additionalCargoArgs: ['--features', 'x'],
-        scope: 'changedFunctions',
+        scope: 'file',
     };
     const settings = serverSettings(config(values));
     assert.deepEqual(settings, {
@@ -37,7 +37,7 @@ test('settings pass every server key through and leave out the client-only ones'
         timeoutMultiplier: 2.5,
         testTool: 'nextest',
         additionalCargoArgs: ['--features', 'x'],
-        scope: 'changedFunctions',
+        scope: 'file',
     });
     assert.deepEqual(Object.keys(settings).sort(), [...SERVER_KEYS].sort());
 });

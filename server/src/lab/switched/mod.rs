@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use super::cargo::{self, PackageArgs, TestScope, TestTool};
+use super::killers::Killer;
 use super::process::{self, Ended, Spec};
 use super::{BaselineMode, Cancel, Event, Lab};
 use crate::mutate::{Mutant, Switch};
@@ -1061,13 +1062,13 @@ impl SwitchedTests<'_> {
             .map(|f| format!("{}::{}", mutant.source_file.path, f.function_name));
         let killer = function_key
             .as_ref()
-            .and_then(|key| lock(&self.lab.killers).get(key).cloned())
-            .and_then(|(runner_key, test)| {
+            .and_then(|key| self.lab.killers.get(key))
+            .and_then(|killer| {
                 let runner = binaries
                     .iter()
                     .copied()
-                    .find(|&r| self.runners[r].key() == runner_key)?;
-                Some((runner, test))
+                    .find(|&r| self.runners[r].key() == killer.binary)?;
+                Some((runner, killer.test))
             });
         let mut order: Vec<(usize, Option<String>, Option<Duration>)> = Vec::new();
         if let Some((runner, test)) = killer {
@@ -1190,7 +1191,11 @@ impl SwitchedTests<'_> {
                     crate::outcome::failing_tests(text.get(before as usize..).unwrap_or_default());
                 if let (Some(test), Runner::Binary(_)) = (failed.into_iter().next(), &known.runner)
                 {
-                    lock(&self.lab.killers).insert(key.clone(), (known.key(), test));
+                    let killer = Killer {
+                        binary: known.key(),
+                        test,
+                    };
+                    self.lab.killers.record(key.clone(), killer);
                 }
             }
         }
