@@ -1686,3 +1686,43 @@ fn a_failing_doctest_found_beside_the_mutants_runs_fails_the_baseline() {
     assert_eq!(server.ends(), ["the unmutated tests fail"]);
     server.stop();
 }
+
+/// Files under `dir` whose path contains `part`, searched depth first.
+fn files_containing(dir: &Path, part: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() && !path.is_symlink() {
+            found.extend(files_containing(&path, part));
+        } else if path.to_string_lossy().contains(part) {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_tests_are_built_in_the_background_before_the_first_save() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.wait_until("the warm-up", |s| s.logged("mutiny: warmed up"));
+    // No run began, yet the library's test binary is built in the scratch
+    // copy (in the server's TMPDIR).
+    assert!(server.progress.is_empty(), "{:?}", server.progress);
+    let binaries: Vec<PathBuf> = files_containing(server.tmp.path(), "/target/debug/deps/example-")
+        .into_iter()
+        .filter(|p| p.extension().is_none())
+        .collect();
+    assert!(!binaries.is_empty(), "no test binary in the scratch copy");
+
+    // The first save then has every verdict, as without the head start.
+    server.save(&lib);
+    server.wait_until("the first run", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
+    server.stop();
+}

@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
@@ -222,22 +223,16 @@ impl Session {
         for package in &packages {
             self.context_fingerprint(package);
         }
-        let lab = match &mut self.lab {
-            Some(lab) => {
-                // Any change can make the unmutated tests fail (a test
-                // edited, or code it checks): the baseline must pass again
-                // before a verdict means anything.
-                if !lab.sync()?.is_empty() {
-                    self.baseline_passed.clear();
-                }
-                lab
+        if let Some(lab) = &mut self.lab {
+            // Any change can make the unmutated tests fail (a test
+            // edited, or code it checks): the baseline must pass again
+            // before a verdict means anything.
+            if !lab.sync()?.is_empty() {
+                self.baseline_passed.clear();
             }
-            None => {
-                let lab = Lab::new(&self.workspace, self.lab_options.clone())?;
-                lab.killers().learn(self.cache.killers().clone());
-                self.lab.insert(lab)
-            }
-        };
+        }
+        self.lab()?;
+        let lab = self.lab.as_mut().expect("the lab is there");
         let compile_once = self.lab_options.strategy == Strategy::CompileOnce;
         // A failed baseline is retried on every call: the user may have
         // fixed the tests since. (Compile-once runs its own baseline on the
@@ -288,6 +283,28 @@ impl Session {
             return Ok(TestRun::Cancelled);
         }
         Ok(TestRun::Done(outcomes))
+    }
+
+    /// The lab, copying the workspace into its first scratch tree if there
+    /// is none yet.
+    fn lab(&mut self) -> Result<&mut Lab> {
+        if self.lab.is_none() {
+            let lab = Lab::new(&self.workspace, self.lab_options.clone())?;
+            lab.killers().learn(self.cache.killers().clone());
+            self.lab = Some(lab);
+        }
+        Ok(self.lab.as_mut().expect("the lab was just made"))
+    }
+
+    /// Copies the workspace and builds its unmutated tests there before
+    /// any run needs them, so the first run's build is incremental.
+    /// Returns how long the build took; `None` when cancelled or when a
+    /// lab was already there (then it is warm).
+    pub fn warm_up(&mut self, cancel: &Cancel) -> Result<Option<Duration>> {
+        if self.lab.is_some() {
+            return Ok(None);
+        }
+        self.lab()?.warm_up(cancel)
     }
 
     /// New options for the lab (jobs, timeouts, test tool…): the warm trees

@@ -209,6 +209,43 @@ impl Lab {
         Ok(changed)
     }
 
+    /// Builds the unmutated tests in the baseline tree, as the first run
+    /// will (one `--no-run` build per package when each package is tested
+    /// alone, so that features unify as they will then), so that run's
+    /// build is incremental: the dependencies are built by then. Only a
+    /// head start: a failure here is for the run to find and report.
+    /// Returns how long it took, `None` when cancelled.
+    pub fn warm_up(&self, cancel: &Cancel) -> Result<Option<Duration>> {
+        let start = Instant::now();
+        let commands: Vec<PackageArgs> = match &self.options.test_scope {
+            TestScope::Mutated => self
+                .packages
+                .iter()
+                .map(|p| self.scope_packages(&TestScope::Mutated, &p.name))
+                .collect(),
+            scope => vec![self.scope_packages(scope, "")],
+        };
+        let log_path = self.options.log_dir.join("warm-up.log");
+        let mut log = File::create(&log_path)
+            .with_context(|| format!("cannot create {}", log_path.display()))?;
+        let root = self.trees[0].root();
+        let env = cargo::env(root, &self.options.cargo);
+        for packages in commands {
+            let argv = cargo::argv(Phase::Build, &packages, &self.options.cargo);
+            let spec = process::Spec {
+                argv: &argv,
+                env: &env,
+                cwd: root,
+                timeout: self.options.timeouts.build,
+                niceness: self.options.niceness,
+            };
+            if let Ended::Cancelled = process::run(&spec, &mut log, None, cancel)? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(start.elapsed()))
+    }
+
     /// The test timeout of a mutant of `package`: explicit, or derived from
     /// the time of the baseline that tested the package.
     pub fn test_timeout(&self, package: &str) -> Duration {

@@ -94,6 +94,8 @@ pub fn serve_stdio() -> Result<()> {
 /// queued again on `mutiny.resume`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Job {
+    /// Copy the workspace and build its tests before the first save.
+    WarmUp,
     /// The mutants of one Rust file, as a save tests them.
     File(Uri),
     Workspace,
@@ -290,6 +292,7 @@ impl Backend {
             }
             Job::Workspace => Task::TestWorkspace { cancel },
             Job::Retest(names) => Task::Retest { names, cancel },
+            Job::WarmUp => Task::WarmUp { cancel },
         };
         self.send_task(task);
     }
@@ -305,6 +308,7 @@ impl Backend {
                 }
                 None => format!("{} will be tested", uri.as_str()),
             },
+            Job::WarmUp => "the tests will be built".to_owned(),
             Job::Workspace => "the workspace will be tested".to_owned(),
             Job::Retest(names) => format!("{} will be re-tested", names.join(", ")),
         }
@@ -608,6 +612,15 @@ impl LanguageServer for Backend {
             .expect("spawn the worker thread");
         *lock(&self.engine.tasks) = Some(tasks);
         *lock(&self.engine.worker) = Some(handle);
+        // Builds the tests in the background while the user edits, so that
+        // the first save waits only for an incremental build.
+        let warm_up = {
+            let settings = lock(&self.settings);
+            settings.on_save || settings.on_open
+        };
+        if warm_up {
+            self.queue(Job::WarmUp);
+        }
     }
 
     async fn shutdown(&self) -> jsonrpc::Result<()> {

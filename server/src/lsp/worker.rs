@@ -34,6 +34,8 @@ pub enum Task {
     TestWorkspace { cancel: Cancel },
     /// Test these mutants (by name) again.
     Retest { names: Vec<String>, cancel: Cancel },
+    /// Copy the workspace and build its tests, ahead of the first run.
+    WarmUp { cancel: Cancel },
     /// New settings.
     Configure(Box<Settings>),
 }
@@ -44,7 +46,8 @@ impl Task {
         match self {
             Task::TestFiles { cancel, .. }
             | Task::TestWorkspace { cancel }
-            | Task::Retest { cancel, .. } => Some(cancel),
+            | Task::Retest { cancel, .. }
+            | Task::WarmUp { cancel } => Some(cancel),
             Task::Configure(_) => None,
         }
     }
@@ -218,6 +221,17 @@ impl Worker {
                 self.settings = *settings;
                 self.configure(session);
             }
+            Task::WarmUp { cancel } => match session.warm_up(&cancel) {
+                Ok(Some(took)) => {
+                    let text = format!(
+                        "mutiny: warmed up: the tests are built in the scratch copy ({:.1} s)",
+                        took.as_secs_f64()
+                    );
+                    self.log(MessageType::INFO, text);
+                }
+                Ok(None) => {}
+                Err(err) => self.log(MessageType::WARNING, format!("mutiny: warm-up: {err:#}")),
+            },
         }
     }
 
