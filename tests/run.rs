@@ -457,7 +457,10 @@ fn example_exits_2_with_cargo_mutants_verdicts_and_outputs() {
             assert!(run.out().join(path).is_file(), "{key} {path}");
         }
         let phases = outcome["phase_results"].as_array().unwrap();
-        assert!((1..=2).contains(&phases.len()), "{outcome}");
+        // The one stub rust-analyzer shows cannot compile is never built.
+        let unbuilt = outcome["summary"] == "Unviable";
+        assert_eq!(phases.is_empty(), unbuilt, "{outcome}");
+        assert!(phases.len() <= 2, "{outcome}");
         for (phase, name) in phases.iter().zip(["Build", "Test"]) {
             assert_eq!(phase["phase"], name, "{outcome}");
             assert!(phase["duration"].as_f64().unwrap() >= 0.0, "{phase}");
@@ -830,7 +833,11 @@ fn nextest_test_tool_gives_the_same_verdicts_as_cargo_test() {
     run.assert_exit(2);
     assert_list(&run, "missed", &EXAMPLE_MISSED);
     let outcomes = mutant_outcomes(&run);
-    let argv = outcomes[0]["phase_results"][0]["argv"].to_string();
+    let built = outcomes
+        .iter()
+        .find(|o| !o["phase_results"].as_array().unwrap().is_empty())
+        .unwrap();
+    let argv = built["phase_results"][0]["argv"].to_string();
     assert!(argv.contains("\"nextest\",\"run\",\"--no-run\""), "{argv}");
 }
 
@@ -982,7 +989,8 @@ fn an_unreached_mutant_is_missed_without_a_test_run_and_a_reached_one_is_tested(
 #[test]
 fn a_mutant_that_breaks_the_switched_build_is_built_alone_and_the_rest_stay_switched() {
     let dir = fixture("unviable");
-    let run = run(&dir, &[]);
+    // Without the analysis, which would rule the broken mutant out unbuilt.
+    let run = run(&dir, &["--no-analysis"]);
     run.assert_exit(0);
     let broken = "src/lib.rs:11:5: replace point -> Point with Default::default()";
     assert_list(&run, "unviable", &[broken]);
@@ -1089,4 +1097,163 @@ fn the_test_that_caught_a_functions_mutant_runs_first_in_the_next_run() {
     run.assert_exit(0);
     let argv = test_argv(&run);
     assert_eq!(argv[1..], ["tests::displays_dotted", "--exact"], "{argv:?}");
+}
+
+/// The semantics fixture's mutants that rust-analyzer shows cannot compile,
+/// with what each log must say.
+const SEMANTICS_UNVIABLE: [(&str, &str); 4] = [
+    (
+        "src/lib.rs:27:9: replace Version::bumped -> Self with Default::default()",
+        "`Version` does not implement `Default`",
+    ),
+    (
+        "src/lib.rs:39:9: replace <impl FromStr for Version>::from_str -> std::result::Result<Self, Self::Err> with Ok(Default::default())",
+        "`Version` does not implement `Default`",
+    ),
+    (
+        "src/lib.rs:49:5: replace compare -> Result<Ordering> with Ok(Default::default())",
+        "`Ordering` does not implement `Default`",
+    ),
+    (
+        "src/lib.rs:54:5: replace first -> T with Default::default()",
+        "`T` does not implement `Default`",
+    ),
+];
+
+#[test]
+fn stubs_rust_analyzer_shows_cannot_compile_are_unviable_without_a_build() {
+    let run = run(&fixture("semantics"), &[]);
+    run.assert_exit(0);
+    // cargo-mutants' verdicts, each of its unviable mutants built and failed.
+    for verdict in VERDICTS {
+        let file = format!("{verdict}.txt");
+        assert_eq!(
+            run.lines(&file),
+            expected_list("semantics", verdict),
+            "{file}"
+        );
+    }
+    for (name, why) in SEMANTICS_UNVIABLE {
+        let (outcome, log) = outcome_and_log(&run, name);
+        assert_eq!(outcome["summary"], "Unviable", "{outcome}");
+        assert_eq!(outcome["phase_results"], serde_json::json!([]), "{outcome}");
+        assert!(
+            log.contains(&format!(
+                "unviable without a build: rust-analyzer shows it cannot compile: {why}"
+            )),
+            "{name}:\n{log}"
+        );
+    }
+    // The stubs whose types implement `Default` were built and tested.
+    for name in [
+        "src/lib.rs:59:5: replace first_or_default -> T with Default::default()",
+        "src/lib.rs:64:5: replace tally -> Tally with Default::default()",
+    ] {
+        let (outcome, _) = outcome_and_log(&run, name);
+        assert_eq!(outcome["summary"], "CaughtMutant", "{outcome}");
+    }
+    assert!(
+        run.stdout()
+            .contains("rust-analyzer: 4 mutants cannot compile and are not built"),
+        "{}",
+        run.stdout()
+    );
+}
+
+#[test]
+fn no_analysis_builds_the_mutants_rust_analyzer_rules_out_and_they_fail_to_build() {
+    let run = run(&fixture("semantics"), &["--no-analysis"]);
+    run.assert_exit(0);
+    assert_eq!(
+        run.lines("unviable.txt"),
+        expected_list("semantics", "unviable")
+    );
+    for (name, _) in SEMANTICS_UNVIABLE {
+        let (outcome, log) = outcome_and_log(&run, name);
+        assert_eq!(outcome["phase_results"][0]["phase"], "Build", "{outcome}");
+        assert_eq!(
+            outcome["phase_results"][0]["process_status"]["Failure"], 101,
+            "{outcome}"
+        );
+        assert!(!log.contains("rust-analyzer"), "{name}:\n{log}");
+    }
+    assert!(!run.stdout().contains("rust-analyzer"), "{}", run.stdout());
+}
+
+#[test]
+fn without_the_standard_librarys_sources_every_mutant_is_built_and_the_run_says_why() {
+    // A rustc whose sysroot has no `lib/rustlib/src`: it answers
+    // `--print sysroot` with an empty directory and runs the real rustc
+    // for everything else (cargo asks with `--print=sysroot`).
+    let sandbox = Sandbox::new();
+    let sysroot = sandbox.dir.path().join("bare-sysroot");
+    std::fs::create_dir(&sysroot).unwrap();
+    let wrapper = sandbox.dir.path().join("rustc-without-src");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nif [ \"$1 $2\" = \"--print sysroot\" ]; then echo {}; exit 0; fi\nexec rustc \"$@\"\n",
+            sysroot.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let output = {
+        let _turn = one_at_a_time();
+        sandbox
+            .command(&fixture("semantics"), &[])
+            .env("RUSTC", &wrapper)
+            .env_remove("RUST_SRC_PATH")
+            .output()
+            .expect("mutiny runs")
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "note: the standard library's sources are missing (no {}/lib/rustlib/src/rust/library/core)",
+            sysroot.display()
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("rustup component add rust-src"), "{stdout}");
+    assert_eq!(
+        sandbox.lines("unviable.txt"),
+        expected_list("semantics", "unviable")
+    );
+    for (name, _) in SEMANTICS_UNVIABLE {
+        let (outcome, _) = outcome_and_log(&sandbox, name);
+        assert_eq!(outcome["phase_results"][0]["phase"], "Build", "{outcome}");
+    }
+}
+
+#[test]
+fn a_type_of_a_crate_that_can_use_proc_macros_is_built_not_ruled_out() {
+    // `Score`'s `Default` is derived by a proc macro rust-analyzer does not
+    // expand; `Plain` has none, but the analysis cannot know that either.
+    let dir = fixture("derived_default");
+    let run = run(&dir, &[]);
+    run.assert_exit(0);
+    for verdict in VERDICTS {
+        let file = format!("{verdict}.txt");
+        assert_eq!(
+            run.lines(&file),
+            expected_list("derived_default", verdict),
+            "{file}"
+        );
+    }
+    for name in list_names(&dir, &[]) {
+        let (outcome, _) = outcome_and_log(&run, &name);
+        assert_eq!(outcome["phase_results"][0]["phase"], "Build", "{outcome}");
+    }
+    assert!(
+        run.stdout()
+            .contains("rust-analyzer: 0 mutants cannot compile and are not built"),
+        "{}",
+        run.stdout()
+    );
 }

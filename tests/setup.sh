@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Installs the system packages the editor tests need (Debian, as root):
+# Installs what the tests need: rust-src (the analysis tests), and the
+# system packages the editor tests need (Debian, as root):
 # Emacs with eglot for tests/emacs, Chromium and code-server's build
 # dependencies for tests/vscode. Neovim comes from PyPI (into a venv of the
 # machine's python3) and the rest from npm; the tests' own scripts fetch
 # those into target/editors/.
 set -euo pipefail
+
+# The standard library's sources, which rust-analyzer reads for mutiny's
+# analysis (the tests of rust-analyzer's layer need them): a rustup
+# component of the machine's toolchain.
+if command -v rustup >/dev/null \
+    && ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+    rustup component add rust-src
+fi
 
 packages=(
     # tests/emacs

@@ -116,6 +116,9 @@ pub struct ScenarioOutcome {
     /// The log holding every command and its output.
     pub log_path: PathBuf,
     pub phase_results: Vec<PhaseResult>,
+    /// Why rust-analyzer shows this mutant cannot compile: it was never
+    /// built, and is unviable.
+    pub unviable_by_analysis: Option<String>,
 }
 
 impl ScenarioOutcome {
@@ -155,15 +158,17 @@ impl ScenarioOutcome {
         if matches!(self.scenario, Scenario::Baseline) {
             return None;
         }
-        Some(if self.build_failed() {
-            Verdict::Unviable
-        } else if self.timed_out() {
-            Verdict::Timeout
-        } else if self.success() {
-            Verdict::Missed
-        } else {
-            Verdict::Caught
-        })
+        Some(
+            if self.build_failed() || self.unviable_by_analysis.is_some() {
+                Verdict::Unviable
+            } else if self.timed_out() {
+                Verdict::Timeout
+            } else if self.success() {
+                Verdict::Missed
+            } else {
+                Verdict::Caught
+            },
+        )
     }
 
     pub fn summary(&self) -> Summary {
@@ -300,6 +305,7 @@ mod tests {
                     argv: vec!["cargo".into()],
                 })
                 .collect(),
+            unviable_by_analysis: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! `mutiny run`: the lab on the command line, with cargo-mutants' flags,
 //! outputs and exit codes.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -17,6 +18,7 @@ use mutiny::mutate::Mutant;
 use mutiny::options::{self, LabArgs};
 use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
+use mutiny::semantic::{Model, Prediction};
 
 use crate::{narrow, select_mutants, write_stdout, NarrowArgs, SelectArgs};
 
@@ -98,6 +100,10 @@ pub struct RunArgs {
     /// Build with --cap-lints=warn, so denied lints cannot make a mutant unviable.
     #[arg(long)]
     cap_lints: bool,
+    /// Build every mutant, even those rust-analyzer shows cannot compile
+    /// (cargo-mutants' behaviour).
+    #[arg(long)]
+    no_analysis: bool,
     /// How mutants are built: `compile-once` (many mutants in one build,
     /// each switched on at run time; the rest built alone) or `classic`
     /// (each built alone, as cargo-mutants does) [default: compile-once].
@@ -153,6 +159,9 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     }
     let mut lab = Lab::new(workspace, options)?;
     lab.killers().learn(earlier_killers);
+    if !args.no_analysis {
+        rule_out_unviable(&mut lab, &mutants, &console);
+    }
     let mut write_error: Option<anyhow::Error> = None;
     let mut outcomes: Vec<ScenarioOutcome> = Vec::new();
     let mut on_event = |event: &Event| {
@@ -200,6 +209,40 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     }
     console.line(&counts.summary_line());
     finish(args, &console, &outcomes, &counts, counts.exit_code())
+}
+
+/// Loads rust-analyzer's model of the workspace (in the scratch copy, where
+/// cargo may write) and rules out the mutants it shows cannot compile.
+/// Without the model, every mutant is built, as cargo-mutants does.
+fn rule_out_unviable(lab: &mut Lab, mutants: &[Arc<Mutant>], console: &Console) {
+    if !Model::judges_any(mutants) {
+        return;
+    }
+    console.status("loading the workspace into rust-analyzer");
+    let mut model = match Model::load(lab.scratch_root(), lab.cargo_options()) {
+        Ok(model) => model,
+        Err(why) => {
+            console.line(&format!("note: {why}; every mutant is built"));
+            return;
+        }
+    };
+    let start = std::time::Instant::now();
+    let ruled_out: BTreeMap<usize, String> = model
+        .predict(mutants)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(index, prediction)| match prediction {
+            Prediction::Unviable(why) => Some((index, why)),
+            Prediction::Unknown => None,
+        })
+        .collect();
+    console.line(&format!(
+        "rust-analyzer: {} mutants cannot compile and are not built (loaded in {:.1}s, checked in {:.1}s)",
+        ruled_out.len(),
+        model.load_time.as_secs_f64(),
+        start.elapsed().as_secs_f64()
+    ));
+    lab.rule_out(ruled_out);
 }
 
 /// The lab's options from the flags and the config; `log_dir` is left empty

@@ -168,6 +168,10 @@ pub struct Lab {
     /// language server's later baselines build incrementally, and must not
     /// shorten the build timeout).
     baseline_build: Option<Duration>,
+    /// Mutants rust-analyzer shows cannot compile, by index in the list the
+    /// next `run` gets, with why: once the baseline passes they are
+    /// reported unviable, never built.
+    ruled_out: BTreeMap<usize, String>,
 }
 
 impl Lab {
@@ -190,11 +194,22 @@ impl Lab {
             test_timeouts: HashMap::new(),
             killers: killers::Killers::default(),
             baseline_build: None,
+            ruled_out: BTreeMap::new(),
         })
     }
 
     /// Which test caught each function's mutants, in earlier runs and
     /// this one.
+    /// The baseline scratch tree: a copy of the workspace, safe to run
+    /// cargo in (the user's tree is not).
+    pub fn scratch_root(&self) -> &Path {
+        self.trees[0].root()
+    }
+
+    pub fn cargo_options(&self) -> &cargo::CargoOptions {
+        &self.options.cargo
+    }
+
     pub fn killers(&self) -> &killers::Killers {
         &self.killers
     }
@@ -302,13 +317,56 @@ impl Lab {
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
+        let ruled_out = std::mem::take(&mut self.ruled_out);
         match self.options.strategy {
-            Strategy::CompileOnce => self.compile_once(mutants, cancel, on_event),
+            Strategy::CompileOnce => self.compile_once(mutants, &ruled_out, cancel, on_event),
             Strategy::Classic => {
                 let notes = BTreeMap::new();
-                self.classic_run(mutants, &notes, cancel, on_event)
+                self.classic_run(mutants, (&notes, &ruled_out), cancel, on_event)
             }
         }
+    }
+
+    /// Rules out, for the next `run`, the mutants at these indices (with
+    /// why): the analysis shows they cannot compile.
+    pub fn rule_out(&mut self, unviable: BTreeMap<usize, String>) {
+        self.ruled_out = unviable;
+    }
+
+    /// Reports the ruled-out mutants unviable, each with a log saying why.
+    fn report_ruled_out(
+        &self,
+        mutants: &[Arc<Mutant>],
+        ruled_out: &BTreeMap<usize, String>,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<()> {
+        if ruled_out.is_empty() {
+            return Ok(());
+        }
+        let stems = log_stems(mutants);
+        for (&index, why) in ruled_out {
+            let mutant = &mutants[index];
+            let log_path = self.options.log_dir.join(format!("{}.log", stems[index]));
+            std::fs::write(
+                &log_path,
+                format!(
+                    "*** {}\n\n*** mutation diff:\n{}\n*** unviable without a build: rust-analyzer shows it cannot compile: {why}\n",
+                    mutant.name,
+                    mutant.diff()
+                ),
+            )
+            .with_context(|| format!("cannot write {}", log_path.display()))?;
+            on_event(&Event::MutantFinished(ScenarioOutcome {
+                scenario: Scenario::Mutant {
+                    index,
+                    mutant: mutant.clone(),
+                },
+                log_path,
+                phase_results: Vec::new(),
+                unviable_by_analysis: Some(why.clone()),
+            }));
+        }
+        Ok(())
     }
 
     /// Tests `mutants` on the job pool, streaming events; returns the
@@ -556,6 +614,7 @@ fn run_scenario(
         scenario,
         log_path: log_path.to_owned(),
         phase_results,
+        unviable_by_analysis: None,
     }))
 }
 

@@ -82,12 +82,13 @@ impl Lab {
     pub(super) fn compile_once(
         &mut self,
         mutants: &[Arc<Mutant>],
+        ruled_out: &BTreeMap<usize, String>,
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
-        let mut plan = self.plan(mutants);
+        let mut plan = self.plan(mutants, ruled_out);
         if plan.switched.is_empty() {
-            return self.classic_run(mutants, &plan.alone, cancel, on_event);
+            return self.classic_run(mutants, (&plan.alone, ruled_out), cancel, on_event);
         }
         on_event(&Event::BaselineStarted);
         let root = self.trees[0].root().to_owned();
@@ -144,6 +145,7 @@ impl Lab {
             restore(&root, &files)?;
             let why = "the switched build failed".to_owned();
             let alone = (0..mutants.len())
+                .filter(|i| !ruled_out.contains_key(i))
                 .map(|i| {
                     (
                         i,
@@ -151,7 +153,7 @@ impl Lab {
                     )
                 })
                 .collect();
-            return self.classic_run(mutants, &alone, cancel, on_event);
+            return self.classic_run(mutants, (&alone, ruled_out), cancel, on_event);
         };
         on_event(&Event::Note(format!(
             "compile-once: {} mutants switched into one build ({rounds} build round{}), {} on the classic path",
@@ -189,6 +191,7 @@ impl Lab {
             BaselineMode::Skip => None,
         };
         drop(log);
+        self.report_ruled_out(mutants, ruled_out, on_event)?;
         let tests = SwitchedTests {
             lab: self,
             root: &root,
@@ -221,11 +224,12 @@ impl Lab {
     }
 
     /// The classic path for everything: the baseline (unless skipped), then
-    /// each mutant built alone.
+    /// each mutant built alone but the ruled-out ones. `notes`: why a mutant
+    /// takes this path.
     pub(super) fn classic_run(
         &mut self,
         mutants: &[Arc<Mutant>],
-        notes: &BTreeMap<usize, String>,
+        (notes, ruled_out): (&BTreeMap<usize, String>, &BTreeMap<usize, String>),
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
@@ -237,14 +241,17 @@ impl Lab {
             }
         }
         if !cancel.is_cancelled() {
-            let all: Vec<usize> = (0..mutants.len()).collect();
+            self.report_ruled_out(mutants, ruled_out, on_event)?;
+            let all: Vec<usize> = (0..mutants.len())
+                .filter(|i| !ruled_out.contains_key(i))
+                .collect();
             self.test_indices(mutants, &all, notes, cancel, on_event)?;
         }
         Ok(None)
     }
 
     /// Which mutants a switch can hold; why the others take the classic path.
-    fn plan(&self, mutants: &[Arc<Mutant>]) -> Plan {
+    fn plan(&self, mutants: &[Arc<Mutant>], ruled_out: &BTreeMap<usize, String>) -> Plan {
         let mut plan = Plan {
             switched: BTreeSet::new(),
             alone: BTreeMap::new(),
@@ -252,6 +259,9 @@ impl Lab {
         let whole_run = self.whole_run_obstacle();
         let mut package_obstacles: HashMap<&str, Option<String>> = HashMap::new();
         for (index, mutant) in mutants.iter().enumerate() {
+            if ruled_out.contains_key(&index) {
+                continue;
+            }
             let package = mutant.source_file.package.as_str();
             let obstacle = package_obstacles
                 .entry(package)
@@ -516,6 +526,7 @@ impl Lab {
             scenario: Scenario::Baseline,
             log_path: log_path.to_owned(),
             phase_results: vec![build_phase.clone(), test_phase],
+            unviable_by_analysis: None,
         }))
     }
 
@@ -1012,6 +1023,7 @@ impl SwitchedTests<'_> {
                             argv,
                         },
                     ],
+                    unviable_by_analysis: None,
                 })));
             }
             reach.insert(number, (duration, reached));
@@ -1145,6 +1157,7 @@ impl SwitchedTests<'_> {
             },
             log_path: log_path.clone(),
             phase_results,
+            unviable_by_analysis: None,
         })))
     }
 

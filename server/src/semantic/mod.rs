@@ -1,0 +1,263 @@
+//! rust-analyzer's semantic layer: the one module that talks to
+//! `ra_ap_hir`, `ra_ap_ide_db`, `ra_ap_load-cargo` and `ra_ap_project_model`.
+//!
+//! A [`Model`] is the workspace loaded into rust-analyzer's database. It
+//! answers one question for now: can a mutant compile? A stub that calls
+//! `Default::default()` where the expected type does not implement
+//! `Default` cannot, and such a mutant is `unviable` without a build.
+//!
+//! Prediction must never drop a viable mutant, so a "no" is believed only
+//! where rust-analyzer's answer is complete: the type is fully known (no
+//! `{unknown}`, no associated or opaque type), and the impls that could
+//! make it `Default` are all visible (see [`Trust`]).
+
+mod predict;
+
+use std::borrow::Borrow;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context};
+use ra_ap_hir::{Crate, Semantics};
+use ra_ap_ide_db::famous_defs::FamousDefs;
+use ra_ap_ide_db::{ChangeWithProcMacros, FileId, RootDatabase};
+use ra_ap_load_cargo::{LoadCargoConfig, ProcMacroServerChoice};
+use ra_ap_paths::{AbsPathBuf, Utf8PathBuf};
+use ra_ap_project_model::{
+    CargoConfig, CargoFeatures, ProjectManifest, ProjectWorkspace, RustLibSource,
+};
+use ra_ap_vfs::{Vfs, VfsPath};
+
+use crate::lab::cargo::CargoOptions;
+use crate::mutate::Mutant;
+
+pub use predict::Prediction;
+
+/// The workspace as rust-analyzer sees it.
+pub struct Model {
+    db: RootDatabase,
+    vfs: Vfs,
+    root: PathBuf,
+    trust: Trust,
+    /// How long loading took.
+    pub load_time: Duration,
+}
+
+/// Whose `Default` impls a "no" may rely on. Impls of a type live in the
+/// crate that defines it (or in `core`); a crate whose code rust-analyzer
+/// may not fully see could hide one: code a build script generates (not
+/// loaded: that would take a `cargo check`), and what proc macros expand to
+/// (not expanded: their libraries are not built).
+#[derive(Debug, Clone)]
+struct Trust {
+    /// Crates with a build script, by name: code they `include!` from
+    /// `OUT_DIR` is not loaded.
+    build_scripts: Vec<String>,
+}
+
+/// Why the semantic layer is not there.
+#[derive(Debug)]
+pub enum Unavailable {
+    /// The standard library's sources are missing: rust-analyzer would type
+    /// everything from `std` as unknown.
+    NoStdSources(String),
+    /// Loading failed.
+    Failed(anyhow::Error),
+}
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unavailable::NoStdSources(why) => write!(
+                f,
+                "the standard library's sources are missing ({why}): mutants are generated from \
+                 syntax only; `rustup component add rust-src` adds them"
+            ),
+            Unavailable::Failed(err) => {
+                write!(f, "rust-analyzer could not load the workspace: {err:#}")
+            }
+        }
+    }
+}
+
+impl Model {
+    /// Loads the cargo workspace at `root` (a directory with `Cargo.toml`)
+    /// with the features the builds use.
+    pub fn load(root: &Path, cargo: &CargoOptions) -> Result<Model, Unavailable> {
+        let start = Instant::now();
+        let root = std::path::absolute(root).map_err(|e| Unavailable::Failed(e.into()))?;
+        let abs = abs_path(root.clone())?;
+        let manifest = ProjectManifest::discover_single(&abs).map_err(Unavailable::Failed)?;
+        // Found by hand: rust-analyzer's own discovery would run `rustup
+        // component add rust-src` behind the user's back.
+        let sysroot = sysroot(&root).map_err(Unavailable::Failed)?;
+        // rust-analyzer reads `RUST_SRC_PATH` first, then the sysroot.
+        let library = std::env::var_os("RUST_SRC_PATH")
+            .map(PathBuf::from)
+            .filter(|path| path.join("core").is_dir())
+            .unwrap_or_else(|| sysroot.join("lib/rustlib/src/rust/library"));
+        if !library.join("core").is_dir() {
+            return Err(Unavailable::NoStdSources(format!(
+                "no {}",
+                library.join("core").display()
+            )));
+        }
+        let features = if cargo.all_features {
+            CargoFeatures::All
+        } else {
+            CargoFeatures::Selected {
+                features: cargo
+                    .features
+                    .iter()
+                    .flat_map(|f| f.split([',', ' ']))
+                    .filter(|f| !f.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+                no_default_features: cargo.no_default_features,
+            }
+        };
+        let config = CargoConfig {
+            sysroot: Some(RustLibSource::Path(abs_path(sysroot)?)),
+            features,
+            all_targets: true,
+            set_test: true,
+            ..CargoConfig::default()
+        };
+        let workspace =
+            ProjectWorkspace::load(manifest, &config, &|_| {}).map_err(Unavailable::Failed)?;
+        if let Some(err) = workspace.sysroot.error() {
+            return Err(Unavailable::NoStdSources(err.to_owned()));
+        }
+        let build_scripts = crates_with_build_scripts(&workspace);
+        let load = LoadCargoConfig {
+            load_out_dirs_from_check: false,
+            with_proc_macro_server: ProcMacroServerChoice::None,
+            prefill_caches: false,
+            num_worker_threads: 1,
+            proc_macro_processes: 1,
+        };
+        let (db, vfs, _) = ra_ap_load_cargo::load_workspace(workspace, &config.extra_env, &load)
+            .context("loading the crate graph")
+            .map_err(Unavailable::Failed)?;
+        let model = Model {
+            db,
+            vfs,
+            root,
+            trust: Trust { build_scripts },
+            load_time: Duration::ZERO,
+        };
+        if !model.knows_core() {
+            return Err(Unavailable::NoStdSources(
+                "`core` has no `Default` trait".into(),
+            ));
+        }
+        Ok(Model {
+            load_time: start.elapsed(),
+            ..model
+        })
+    }
+
+    /// Whether `core::default::Default` resolves from some workspace crate.
+    fn knows_core(&self) -> bool {
+        ra_ap_hir::attach_db(&self.db, || {
+            let sema = Semantics::new(&self.db);
+            Crate::all(&self.db)
+                .into_iter()
+                .find(|krate| krate.origin(&self.db).is_local())
+                .is_some_and(|krate| FamousDefs(&sema, krate).core_default_Default().is_some())
+        })
+    }
+
+    fn file_id(&self, relative: &str) -> Option<FileId> {
+        let path = self.root.join(relative);
+        let utf8 = Utf8PathBuf::from_path_buf(path).ok()?;
+        let vfs_path = VfsPath::from(AbsPathBuf::assert(utf8));
+        self.vfs.file_id(&vfs_path).map(|(id, _)| id)
+    }
+
+    fn set_text(&mut self, file: FileId, text: &str) {
+        let mut change = ChangeWithProcMacros::default();
+        change.change_file(file, Some(text.to_owned()));
+        self.db.apply_change(change);
+    }
+
+    /// Whether any of `mutants` is of a kind the analysis judges: without
+    /// one, loading the model is wasted.
+    pub fn judges_any<M: Borrow<Mutant>>(mutants: &[M]) -> bool {
+        mutants.iter().any(|m| predict::may_be_unviable(m.borrow()))
+    }
+
+    /// Predicts, for each mutant, whether it can compile. Mutants of a file
+    /// the model does not hold are [`Prediction::Unknown`].
+    pub fn predict<M: Borrow<Mutant>>(&mut self, mutants: &[M]) -> Vec<Prediction> {
+        let mut predictions = Vec::with_capacity(mutants.len());
+        let mut current: Option<(FileId, std::sync::Arc<str>)> = None;
+        for mutant in mutants {
+            let mutant = mutant.borrow();
+            if !predict::may_be_unviable(mutant) {
+                predictions.push(Prediction::Unknown);
+                continue;
+            }
+            let Some(file) = self.file_id(&mutant.source_file.path) else {
+                predictions.push(Prediction::Unknown);
+                continue;
+            };
+            if let Some((previous, original)) = current.take() {
+                if previous != file {
+                    self.set_text(previous, &original);
+                }
+            }
+            let mutated = mutant.mutated_code();
+            self.set_text(file, &mutated);
+            current = Some((file, mutant.source_file.code.clone()));
+            let prediction = ra_ap_hir::attach_db(&self.db, || {
+                predict::check(&self.db, file, &mutated, mutant, &self.trust)
+            });
+            predictions.push(prediction);
+        }
+        if let Some((file, original)) = current {
+            self.set_text(file, &original);
+        }
+        predictions
+    }
+}
+
+fn abs_path(path: PathBuf) -> Result<AbsPathBuf, Unavailable> {
+    let utf8 = Utf8PathBuf::from_path_buf(path)
+        .map_err(|p| Unavailable::Failed(anyhow!("not UTF-8: {}", p.display())))?;
+    Ok(AbsPathBuf::assert(utf8))
+}
+
+/// The toolchain's sysroot, as `rustc --print sysroot` run in `root` says.
+fn sysroot(root: &Path) -> anyhow::Result<PathBuf> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let output = std::process::Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .current_dir(root)
+        .output()
+        .with_context(|| format!("cannot run {rustc}"))?;
+    if !output.status.success() {
+        anyhow::bail!(
+            "`{rustc} --print sysroot` failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let path = String::from_utf8(output.stdout).context("the sysroot path is not UTF-8")?;
+    Ok(PathBuf::from(path.trim()))
+}
+
+fn crates_with_build_scripts(workspace: &ProjectWorkspace) -> Vec<String> {
+    let ra_ap_project_model::ProjectWorkspaceKind::Cargo { cargo, .. } = &workspace.kind else {
+        return Vec::new();
+    };
+    cargo
+        .packages()
+        .filter(|&p| {
+            cargo[p]
+                .targets
+                .iter()
+                .any(|&t| cargo[t].kind == ra_ap_project_model::TargetKind::BuildScript)
+        })
+        .map(|p| cargo[p].name.replace('-', "_"))
+        .collect()
+}
