@@ -614,12 +614,11 @@ fn ctrl_c_exits_130_and_cleans_up_leaving_valid_partial_results() {
     });
     assert!(sees_cargo, "no cargo among {:?}", sandbox.processes());
     let looping = wait_until(Duration::from_secs(120), || {
-        sandbox
-            .processes()
-            .iter()
-            .any(|(_, args)| args[0].contains("/deps/infinite_loop-"))
-            && std::fs::read_to_string(sandbox.out().join("caught.txt"))
-                .is_ok_and(|caught| !caught.is_empty())
+        sandbox.processes().iter().any(|(_, args)| {
+            args.first()
+                .is_some_and(|a| a.contains("/deps/infinite_loop-"))
+        }) && std::fs::read_to_string(sandbox.out().join("caught.txt"))
+            .is_ok_and(|caught| !caught.is_empty())
     });
     assert!(looping, "no mutant was caught:\n{}", sandbox.stderr_file());
     // SAFETY: a plain syscall on the child this test started.
@@ -679,10 +678,10 @@ fn sigkill_leaves_no_process_of_the_run_running() {
     let extra = ["-F", "is_done -> bool with false", "--timeout", "60"];
     let mut child = sandbox.start_and_wait_for_a_mutant(&fixture("infinite_loop"), &extra);
     let looping = wait_until(Duration::from_secs(60), || {
-        sandbox
-            .processes()
-            .iter()
-            .any(|(_, args)| args[0].contains("/deps/infinite_loop-"))
+        sandbox.processes().iter().any(|(_, args)| {
+            args.first()
+                .is_some_and(|a| a.contains("/deps/infinite_loop-"))
+        })
     });
     assert!(looping, "the mutant's test never ran");
     child.kill().unwrap();
@@ -1232,9 +1231,10 @@ fn without_the_standard_librarys_sources_every_mutant_is_built_and_the_run_says_
 }
 
 #[test]
-fn a_type_of_a_crate_that_can_use_proc_macros_is_built_not_ruled_out() {
-    // `Score`'s `Default` is derived by a proc macro rust-analyzer does not
-    // expand; `Plain` has none, but the analysis cannot know that either.
+fn a_default_a_proc_macro_derives_is_seen_so_only_the_type_without_one_is_ruled_out() {
+    // `Score`'s `Default` is derived by the fixture's own proc macro, which
+    // rust-analyzer sees once `cargo check` built it: its stub is built
+    // (and caught). `Plain` has no `Default`: ruled out.
     let dir = fixture("derived_default");
     let run = run(&dir, &[]);
     run.assert_exit(0);
@@ -1246,13 +1246,75 @@ fn a_type_of_a_crate_that_can_use_proc_macros_is_built_not_ruled_out() {
             "{file}"
         );
     }
-    for name in list_names(&dir, &[]) {
+    let (score, _) = outcome_and_log(
+        &run,
+        "src/lib.rs:18:5: replace score -> Score with Default::default()",
+    );
+    assert_eq!(score["phase_results"][0]["phase"], "Build", "{score}");
+    let (plain, log) = outcome_and_log(
+        &run,
+        "src/lib.rs:24:5: replace plain -> Plain with Default::default()",
+    );
+    assert_eq!(plain["phase_results"], serde_json::json!([]), "{plain}");
+    assert!(
+        log.contains("`Plain` does not implement `Default`"),
+        "{log}"
+    );
+}
+
+#[test]
+fn paths_that_do_not_resolve_are_unviable_without_a_build_unless_a_glob_could_bring_them() {
+    let dir = fixture("no_std_paths");
+    let run = run(&dir, &[]);
+    run.assert_exit(0);
+    for verdict in VERDICTS {
+        let file = format!("{verdict}.txt");
+        assert_eq!(
+            run.lines(&file),
+            expected_list("no_std_paths", verdict),
+            "{file}"
+        );
+    }
+    let reasons = [
+        ("with Poll::new()", "`Poll` has no associated item `new`"),
+        ("with Poll::new(0)", "`Poll` has no associated item `new`"),
+        (
+            "with Poll::from_iter([1])",
+            "`Poll` has no associated item `from_iter`",
+        ),
+        (
+            "digits -> &'static[u8] with Vec::leak(Vec::new())",
+            "`Vec` is not in scope",
+        ),
+        (
+            "digits -> &'static[u8] with Vec::leak(vec![0])",
+            "`Vec` is not in scope",
+        ),
+        ("with Box::leak(Box::new(1))", "`Box` is not in scope"),
+    ];
+    for (end, why) in reasons {
+        let name = run
+            .lines("unviable.txt")
+            .into_iter()
+            .find(|n| n.ends_with(end))
+            .unwrap_or_else(|| panic!("no unviable mutant ends with {end}"));
+        let (outcome, log) = outcome_and_log(&run, &name);
+        assert_eq!(outcome["phase_results"], serde_json::json!([]), "{outcome}");
+        assert!(log.contains(why), "{name}:\n{log}");
+    }
+    // `Poll::from` resolves; in `tens`' module a glob import brings `Vec`
+    // from generated code rust-analyzer does not see: those are built.
+    for name in run.lines("caught.txt").into_iter().chain(
+        run.lines("unviable.txt")
+            .into_iter()
+            .filter(|n| n.contains("tens::tens")),
+    ) {
         let (outcome, _) = outcome_and_log(&run, &name);
         assert_eq!(outcome["phase_results"][0]["phase"], "Build", "{outcome}");
     }
     assert!(
         run.stdout()
-            .contains("rust-analyzer: 0 mutants cannot compile and are not built"),
+            .contains("rust-analyzer: 10 mutants cannot compile and are not built"),
         "{}",
         run.stdout()
     );

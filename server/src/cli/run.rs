@@ -219,7 +219,9 @@ fn rule_out_unviable(lab: &mut Lab, mutants: &[Arc<Mutant>], console: &Console) 
         return;
     }
     console.status("loading the workspace into rust-analyzer");
-    let mut model = match Model::load(lab.scratch_root(), lab.cargo_options()) {
+    let (target_dir, env) = lab.analysis_build();
+    let loaded = Model::load(lab.scratch_root(), lab.cargo_options(), (&target_dir, &env));
+    let mut model = match loaded {
         Ok(model) => model,
         Err(why) => {
             console.line(&format!("note: {why}; every mutant is built"));

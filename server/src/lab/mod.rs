@@ -210,6 +210,15 @@ impl Lab {
         &self.options.cargo
     }
 
+    /// Where an analysis of the baseline tree builds (beside the tree, so
+    /// copies of the tree do not carry it, and gone with it), and the
+    /// environment its commands get.
+    pub fn analysis_build(&self) -> (PathBuf, Vec<(String, String)>) {
+        let root = self.scratch_root();
+        let target = scratch::command_tmp(root).with_file_name("analysis-target");
+        (target, cargo::env(root, &self.options.cargo))
+    }
+
     pub fn killers(&self) -> &killers::Killers {
         &self.killers
     }

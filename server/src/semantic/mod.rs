@@ -24,7 +24,8 @@ use ra_ap_ide_db::{ChangeWithProcMacros, FileId, RootDatabase};
 use ra_ap_load_cargo::{LoadCargoConfig, ProcMacroServerChoice};
 use ra_ap_paths::{AbsPathBuf, Utf8PathBuf};
 use ra_ap_project_model::{
-    CargoConfig, CargoFeatures, ProjectManifest, ProjectWorkspace, RustLibSource,
+    CargoConfig, CargoFeatures, ProjectManifest, ProjectWorkspace, ProjectWorkspaceKind,
+    RustLibSource, TargetDirectoryConfig, TargetKind,
 };
 use ra_ap_vfs::{Vfs, VfsPath};
 
@@ -43,16 +44,18 @@ pub struct Model {
     pub load_time: Duration,
 }
 
-/// Whose `Default` impls a "no" may rely on. Impls of a type live in the
+/// Whose impls and names a "no" may rely on. Impls of a type live in the
 /// crate that defines it (or in `core`); a crate whose code rust-analyzer
-/// may not fully see could hide one: code a build script generates (not
-/// loaded: that would take a `cargo check`), and what proc macros expand to
-/// (not expanded: their libraries are not built).
+/// may not fully see could hide one: code a build script generates and the
+/// cfgs it sets (seen once build scripts ran), and what proc macros expand
+/// to (seen once they are built and the proc-macro server runs).
 #[derive(Debug, Clone)]
 struct Trust {
-    /// Crates with a build script, by name: code they `include!` from
-    /// `OUT_DIR` is not loaded.
+    /// Crates with a build script that did not run, by name: code they
+    /// `include!` from `OUT_DIR` is not loaded, cfgs they set are unset.
     build_scripts: Vec<String>,
+    /// Proc macros are expanded.
+    proc_macros: bool,
 }
 
 /// Why the semantic layer is not there.
@@ -81,9 +84,16 @@ impl std::fmt::Display for Unavailable {
 }
 
 impl Model {
-    /// Loads the cargo workspace at `root` (a directory with `Cargo.toml`)
-    /// with the features the builds use.
-    pub fn load(root: &Path, cargo: &CargoOptions) -> Result<Model, Unavailable> {
+    /// Loads the cargo workspace at `root` (a directory with `Cargo.toml`,
+    /// a scratch copy: cargo runs there) with the features the builds use.
+    /// Where the crate graph has build scripts or proc macros, they are
+    /// built and run first (`cargo check`, into `target_dir`, in the
+    /// environment `env`), so that rust-analyzer sees their code.
+    pub fn load(
+        root: &Path,
+        cargo: &CargoOptions,
+        (target_dir, env): (&Path, &[(String, String)]),
+    ) -> Result<Model, Unavailable> {
         let start = Instant::now();
         let root = std::path::absolute(root).map_err(|e| Unavailable::Failed(e.into()))?;
         let abs = abs_path(root.clone())?;
@@ -116,34 +126,63 @@ impl Model {
                 no_default_features: cargo.no_default_features,
             }
         };
+        let target_dir = Utf8PathBuf::from_path_buf(target_dir.to_owned())
+            .map_err(|p| Unavailable::Failed(anyhow!("not UTF-8: {}", p.display())))?;
         let config = CargoConfig {
             sysroot: Some(RustLibSource::Path(abs_path(sysroot)?)),
             features,
             all_targets: true,
             set_test: true,
+            target_dir_config: TargetDirectoryConfig::Directory(target_dir),
+            extra_env: env
+                .iter()
+                .filter(|(key, _)| key != "CARGO_TARGET_DIR")
+                .map(|(key, value)| (key.clone(), Some(value.clone())))
+                .collect(),
             ..CargoConfig::default()
         };
-        let workspace =
+        let mut workspace =
             ProjectWorkspace::load(manifest, &config, &|_| {}).map_err(Unavailable::Failed)?;
         if let Some(err) = workspace.sysroot.error() {
             return Err(Unavailable::NoStdSources(err.to_owned()));
         }
-        let build_scripts = crates_with_build_scripts(&workspace);
+        let (mut build_scripts, proc_macro_crates) = build_scripts_and_proc_macros(&workspace);
+        let mut build_scripts_ran = false;
+        if !build_scripts.is_empty() || proc_macro_crates {
+            // Failed, their output is missing: their crates stay untrusted.
+            if let Ok(built) = workspace.run_build_scripts(&config, &|_| {}) {
+                if built.error().is_none() {
+                    workspace.set_build_scripts(built);
+                    build_scripts.clear();
+                    build_scripts_ran = true;
+                }
+            }
+        }
         let load = LoadCargoConfig {
             load_out_dirs_from_check: false,
-            with_proc_macro_server: ProcMacroServerChoice::None,
+            with_proc_macro_server: if build_scripts_ran && proc_macro_crates {
+                ProcMacroServerChoice::Sysroot
+            } else {
+                ProcMacroServerChoice::None
+            },
             prefill_caches: false,
             num_worker_threads: 1,
             proc_macro_processes: 1,
         };
-        let (db, vfs, _) = ra_ap_load_cargo::load_workspace(workspace, &config.extra_env, &load)
-            .context("loading the crate graph")
-            .map_err(Unavailable::Failed)?;
+        let (db, vfs, server) =
+            ra_ap_load_cargo::load_workspace(workspace, &config.extra_env, &load)
+                .context("loading the crate graph")
+                .map_err(Unavailable::Failed)?;
         let model = Model {
             db,
             vfs,
             root,
-            trust: Trust { build_scripts },
+            trust: Trust {
+                build_scripts,
+                // Expanded only if built (by the build scripts' check) and
+                // the toolchain's proc-macro server runs.
+                proc_macros: build_scripts_ran && server.is_some(),
+            },
             load_time: Duration::ZERO,
         };
         if !model.knows_core() {
@@ -246,18 +285,32 @@ fn sysroot(root: &Path) -> anyhow::Result<PathBuf> {
     Ok(PathBuf::from(path.trim()))
 }
 
-fn crates_with_build_scripts(workspace: &ProjectWorkspace) -> Vec<String> {
-    let ra_ap_project_model::ProjectWorkspaceKind::Cargo { cargo, .. } = &workspace.kind else {
-        return Vec::new();
+/// The crate graph's crates with a build script (by crate name), and
+/// whether it has proc-macro crates.
+fn build_scripts_and_proc_macros(workspace: &ProjectWorkspace) -> (Vec<String>, bool) {
+    let ProjectWorkspaceKind::Cargo { cargo, .. } = &workspace.kind else {
+        return (Vec::new(), false);
     };
-    cargo
+    let has = |package: ra_ap_project_model::Package, wanted: &dyn Fn(&TargetKind) -> bool| {
+        cargo[package]
+            .targets
+            .iter()
+            .any(|&t| wanted(&cargo[t].kind))
+    };
+    let build_scripts = cargo
         .packages()
-        .filter(|&p| {
-            cargo[p]
-                .targets
-                .iter()
-                .any(|&t| cargo[t].kind == ra_ap_project_model::TargetKind::BuildScript)
-        })
+        .filter(|&p| has(p, &|kind| *kind == TargetKind::BuildScript))
         .map(|p| cargo[p].name.replace('-', "_"))
-        .collect()
+        .collect();
+    let proc_macros = cargo.packages().any(|p| {
+        has(p, &|kind| {
+            matches!(
+                kind,
+                TargetKind::Lib {
+                    is_proc_macro: true
+                }
+            )
+        })
+    });
+    (build_scripts, proc_macros)
 }

@@ -1,7 +1,7 @@
 //! Whether a mutant can compile, from the types rust-analyzer infers for
 //! the mutated function.
 
-use ra_ap_hir::{Crate, HirDisplay, Semantics, Trait, Type};
+use ra_ap_hir::{Crate, HirDisplay, ModuleDef, PathResolution, Semantics, Trait, Type};
 use ra_ap_ide_db::famous_defs::FamousDefs;
 use ra_ap_ide_db::{FileId, RootDatabase};
 use ra_ap_syntax::{ast, AstNode, TextRange, TextSize};
@@ -20,9 +20,11 @@ pub enum Prediction {
 
 const DEFAULT_CALL: &str = "Default::default()";
 
-/// Only stubs that call `Default::default()` are judged for now.
+/// Stubs that call `Default::default()`, or a path (`Vec::leak`,
+/// `Box::new`, `Poll::new`) that may not resolve where they are put.
 pub(super) fn may_be_unviable(mutant: &Mutant) -> bool {
-    mutant.genre == Genre::FnValue && mutant.replacement.contains(DEFAULT_CALL)
+    mutant.genre == Genre::FnValue
+        && (mutant.replacement.contains(DEFAULT_CALL) || mutant.replacement.contains("::"))
 }
 
 /// Judges `mutant`, whose mutated text `mutated` the database holds as `file`.
@@ -52,10 +54,24 @@ pub(super) fn check(
     }
     let inserted = TextRange::new(TextSize::new(start as u32), TextSize::new(end as u32));
     let target = krate.to_display_target(db);
-    for call in source
-        .syntax()
-        .descendants()
-        .filter(|node| inserted.contains_range(node.text_range()))
+    let nodes = || {
+        source
+            .syntax()
+            .descendants()
+            .filter(move |node| inserted.contains_range(node.text_range()))
+    };
+    let stub = nodes().next();
+    if stub.is_some_and(|stub| paths_resolve_completely(&sema, krate, &stub, trust)) {
+        for path in nodes()
+            .filter_map(ast::PathExpr::cast)
+            .filter_map(|e| e.path())
+        {
+            if let Some(why) = unresolved(&sema, &path, trust) {
+                return Prediction::Unviable(why);
+            }
+        }
+    }
+    for call in nodes()
         .filter_map(ast::CallExpr::cast)
         .filter(|call| call.syntax().text() == DEFAULT_CALL)
     {
@@ -71,6 +87,66 @@ pub(super) fn check(
         }
     }
     Prediction::Unknown
+}
+
+/// Why `path` (a path expression of the stub) names nothing, if it does:
+/// its first segment names no item in scope (`Vec` in a `no_std` crate), or
+/// a type has no associated item of that name (`Poll::new`).
+fn unresolved(
+    sema: &Semantics<'_, RootDatabase>,
+    path: &ast::Path,
+    trust: &Trust,
+) -> Option<String> {
+    if sema.resolve_path(path).is_some() {
+        return None;
+    }
+    let first = path.first_qualifier_or_self();
+    if sema.resolve_path(&first).is_none() {
+        return Some(format!("`{first}` is not in scope"));
+    }
+    let qualifier = path.qualifier()?;
+    let segment = path.segment()?;
+    match sema.resolve_path(&qualifier)? {
+        // Its inherent impls, and impls of traits for it, are in its crate
+        // (or the trait's, in sight when imported: see
+        // `paths_resolve_completely`).
+        PathResolution::Def(ModuleDef::Adt(adt))
+            if trusted(sema.db, adt.module(sema.db).krate(sema.db), trust) =>
+        {
+            Some(format!("`{qualifier}` has no associated item `{segment}`"))
+        }
+        _ => None,
+    }
+}
+
+/// Whether every name in scope at `node` is in rust-analyzer's sight, so
+/// that a path it cannot resolve there does not resolve: the crate's own
+/// code is all there (no build script, no proc macros), and its module has
+/// no glob import (which could bring names from a crate that is not) and
+/// no import rust-analyzer cannot resolve.
+fn paths_resolve_completely(
+    sema: &Semantics<'_, RootDatabase>,
+    krate: Crate,
+    node: &ra_ap_syntax::SyntaxNode,
+    trust: &Trust,
+) -> bool {
+    let Some(module) = node
+        .ancestors()
+        .find(|n| ast::ItemList::can_cast(n.kind()) || ast::SourceFile::can_cast(n.kind()))
+    else {
+        return false;
+    };
+    let imports_in_sight = module.children().filter_map(ast::Use::cast).all(|item| {
+        item.syntax()
+            .descendants()
+            .filter_map(ast::UseTree::cast)
+            .all(|tree| {
+                tree.star_token().is_none()
+                    && (tree.use_tree_list().is_some()
+                        || tree.path().is_some_and(|p| sema.resolve_path(&p).is_some()))
+            })
+    });
+    imports_in_sight && trusted(sema.db, krate, trust)
 }
 
 /// Whether `ty` surely does not implement `trait_`.
@@ -101,7 +177,7 @@ fn trusted(db: &RootDatabase, krate: Crate, trust: &Trust) -> bool {
         .build_scripts
         .iter()
         .any(|b| b == name.crate_name().as_str())
-        && !reaches_proc_macros(db, krate)
+        && (trust.proc_macros || !reaches_proc_macros(db, krate))
 }
 
 /// Whether `krate` can use a proc macro: one of its dependencies, direct or
