@@ -96,7 +96,7 @@ impl Console {
         }
     }
 
-    pub fn status(&self, message: &str) {
+    fn status(&self, message: &str) {
         match &self.bar {
             Some(bar) => bar.set_message(message.to_owned()),
             None => self.line(message),

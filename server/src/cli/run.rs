@@ -13,7 +13,7 @@ use mutiny::config::Config;
 use mutiny::console::Console;
 use mutiny::exit_code;
 use mutiny::lab::killers::{self, Killers};
-use mutiny::lab::{BaselineMode, Cancel, Event, Lab, LabOptions};
+use mutiny::lab::{Analysis, BaselineMode, Cancel, Event, Lab, LabOptions};
 use mutiny::mutate::Mutant;
 use mutiny::options::{self, LabArgs};
 use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
@@ -159,9 +159,10 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     }
     let mut lab = Lab::new(workspace, options)?;
     lab.killers().learn(earlier_killers);
-    if !args.no_analysis {
-        rule_out_unviable(&mut lab, &mutants, &console);
-    }
+    // Declared after the lab, so dropped (joined) before it.
+    let analysis = (!args.no_analysis)
+        .then(|| start_analysis(&mut lab, &mutants))
+        .flatten();
     let mut write_error: Option<anyhow::Error> = None;
     let mut outcomes: Vec<ScenarioOutcome> = Vec::new();
     let mut on_event = |event: &Event| {
@@ -190,6 +191,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     console.finish();
     // Only an ordering for the next run: losing it costs time, not results.
     let _ = lab.killers().write(&output.path().join(killers::FILE_NAME));
+    drop(analysis);
     drop(lab);
     if let Some(err) = write_error {
         return Err(err.context("cannot write mutants.out"));
@@ -211,25 +213,41 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     finish(args, &console, &outcomes, &counts, counts.exit_code())
 }
 
-/// Loads rust-analyzer's model of the workspace (in the scratch copy, where
-/// cargo may write) and rules out the mutants it shows cannot compile.
-/// Without the model, every mutant is built, as cargo-mutants does.
-fn rule_out_unviable(lab: &mut Lab, mutants: &[Arc<Mutant>], console: &Console) {
+/// Starts rust-analyzer's analysis of the mutants on a thread of its own
+/// (it loads the scratch copy, where cargo may write), for the lab to rule
+/// out those that cannot compile before it builds any alone. The returned
+/// guard waits for the thread, so it must go before the lab (and its
+/// scratch tree). Without a model, every mutant is built, as cargo-mutants
+/// does.
+fn start_analysis(lab: &mut Lab, mutants: &[Arc<Mutant>]) -> Option<Joined> {
     if !Model::judges_any(mutants) {
-        return;
+        return None;
     }
-    console.status("loading the workspace into rust-analyzer");
+    let root = lab.scratch_root().to_owned();
+    let cargo = lab.cargo_options().clone();
     let (target_dir, env) = lab.analysis_build();
-    let loaded = Model::load(lab.scratch_root(), lab.cargo_options(), (&target_dir, &env));
-    let mut model = match loaded {
-        Ok(model) => model,
-        Err(why) => {
-            console.line(&format!("note: {why}; every mutant is built"));
-            return;
-        }
-    };
+    let mutants = mutants.to_vec();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    lab.rule_out(receiver);
+    let thread = std::thread::Builder::new()
+        .name("mutiny-analysis".into())
+        .spawn(move || {
+            let analysis = match Model::load(&root, &cargo, (&target_dir, &env)) {
+                Ok(mut model) => analyse(&mut model, &mutants),
+                Err(why) => Analysis {
+                    unviable: BTreeMap::new(),
+                    note: format!("note: {why}; every mutant is built"),
+                },
+            };
+            let _ = sender.send(analysis);
+        })
+        .ok()?;
+    Some(Joined(Some(thread)))
+}
+
+fn analyse(model: &mut Model, mutants: &[Arc<Mutant>]) -> Analysis {
     let start = std::time::Instant::now();
-    let ruled_out: BTreeMap<usize, String> = model
+    let unviable: BTreeMap<usize, String> = model
         .predict(mutants)
         .into_iter()
         .enumerate()
@@ -238,13 +256,24 @@ fn rule_out_unviable(lab: &mut Lab, mutants: &[Arc<Mutant>], console: &Console) 
             Prediction::Unknown => None,
         })
         .collect();
-    console.line(&format!(
+    let note = format!(
         "rust-analyzer: {} mutants cannot compile and are not built (loaded in {:.1}s, checked in {:.1}s)",
-        ruled_out.len(),
+        unviable.len(),
         model.load_time.as_secs_f64(),
         start.elapsed().as_secs_f64()
-    ));
-    lab.rule_out(ruled_out);
+    );
+    Analysis { unviable, note }
+}
+
+/// A thread joined when dropped.
+struct Joined(Option<std::thread::JoinHandle<()>>);
+
+impl Drop for Joined {
+    fn drop(&mut self) {
+        if let Some(thread) = self.0.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// The lab's options from the flags and the config; `log_dir` is left empty

@@ -123,6 +123,14 @@ impl std::str::FromStr for Strategy {
 
 /// What the lab reports as it goes.
 #[derive(Debug, Clone)]
+/// What rust-analyzer found about a run's mutants.
+pub struct Analysis {
+    /// Mutants (by index) that cannot compile, and why.
+    pub unviable: BTreeMap<usize, String>,
+    /// A line for the run's output.
+    pub note: String,
+}
+
 pub enum Event {
     BaselineStarted,
     BaselineFinished(ScenarioOutcome),
@@ -168,10 +176,9 @@ pub struct Lab {
     /// language server's later baselines build incrementally, and must not
     /// shorten the build timeout).
     baseline_build: Option<Duration>,
-    /// Mutants rust-analyzer shows cannot compile, by index in the list the
-    /// next `run` gets, with why: once the baseline passes they are
-    /// reported unviable, never built.
-    ruled_out: BTreeMap<usize, String>,
+    /// The analysis of the next `run`'s mutants, arriving while it goes on.
+    /// (In a mutex only for the lab to be `Sync`: it is used by `&mut self`.)
+    analysis: std::sync::Mutex<Option<mpsc::Receiver<Analysis>>>,
 }
 
 impl Lab {
@@ -194,7 +201,7 @@ impl Lab {
             test_timeouts: HashMap::new(),
             killers: killers::Killers::default(),
             baseline_build: None,
-            ruled_out: BTreeMap::new(),
+            analysis: std::sync::Mutex::new(None),
         })
     }
 
@@ -326,34 +333,46 @@ impl Lab {
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
-        let ruled_out = std::mem::take(&mut self.ruled_out);
+        let mut analysis = self.analysis.get_mut().ok().and_then(Option::take);
         match self.options.strategy {
-            Strategy::CompileOnce => self.compile_once(mutants, &ruled_out, cancel, on_event),
+            Strategy::CompileOnce => self.compile_once(mutants, &mut analysis, cancel, on_event),
             Strategy::Classic => {
                 let notes = BTreeMap::new();
-                self.classic_run(mutants, (&notes, &ruled_out), cancel, on_event)
+                self.classic_run(mutants, (&notes, &mut analysis), cancel, on_event)
             }
         }
     }
 
-    /// Rules out, for the next `run`, the mutants at these indices (with
-    /// why): the analysis shows they cannot compile.
-    pub fn rule_out(&mut self, unviable: BTreeMap<usize, String>) {
-        self.ruled_out = unviable;
+    /// The next `run` takes the analysis of its mutants from `analysis`
+    /// before it builds any mutant alone: those it rules out are reported
+    /// unviable, never built. (A switched build is its own proof.)
+    pub fn rule_out(&mut self, analysis: mpsc::Receiver<Analysis>) {
+        self.analysis = std::sync::Mutex::new(Some(analysis));
     }
 
-    /// Reports the ruled-out mutants unviable, each with a log saying why.
-    fn report_ruled_out(
+    /// Of the mutants at `indices`, reports those the analysis (waited for,
+    /// if there is one) rules out as unviable, each with a log saying why,
+    /// and returns the others.
+    fn rule_out_analysed(
         &self,
         mutants: &[Arc<Mutant>],
-        ruled_out: &BTreeMap<usize, String>,
+        indices: impl IntoIterator<Item = usize>,
+        analysis: &mut Option<mpsc::Receiver<Analysis>>,
         on_event: &mut dyn FnMut(&Event),
-    ) -> Result<()> {
+    ) -> Result<Vec<usize>> {
+        let indices: Vec<usize> = indices.into_iter().collect();
+        let Some(Ok(Analysis { unviable, note })) = analysis.take().map(|r| r.recv()) else {
+            return Ok(indices);
+        };
+        on_event(&Event::Note(note));
+        let (ruled_out, rest): (Vec<usize>, Vec<usize>) =
+            indices.into_iter().partition(|i| unviable.contains_key(i));
         if ruled_out.is_empty() {
-            return Ok(());
+            return Ok(rest);
         }
         let stems = log_stems(mutants);
-        for (&index, why) in ruled_out {
+        for index in ruled_out {
+            let why = &unviable[&index];
             let mutant = &mutants[index];
             let log_path = self.options.log_dir.join(format!("{}.log", stems[index]));
             std::fs::write(
@@ -375,7 +394,7 @@ impl Lab {
                 unviable_by_analysis: Some(why.clone()),
             }));
         }
-        Ok(())
+        Ok(rest)
     }
 
     /// Tests `mutants` on the job pool, streaming events; returns the

@@ -24,7 +24,7 @@ use anyhow::{Context, Result};
 use super::cargo::{self, PackageArgs, TestScope, TestTool};
 use super::killers::Killer;
 use super::process::{self, Ended, Spec};
-use super::{BaselineMode, Cancel, Event, Lab};
+use super::{Analysis, BaselineMode, Cancel, Event, Lab};
 use crate::mutate::{Mutant, Switch};
 use crate::outcome::{Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome};
 use crate::workspace::Package;
@@ -82,13 +82,13 @@ impl Lab {
     pub(super) fn compile_once(
         &mut self,
         mutants: &[Arc<Mutant>],
-        ruled_out: &BTreeMap<usize, String>,
+        analysis: &mut Option<mpsc::Receiver<Analysis>>,
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
-        let mut plan = self.plan(mutants, ruled_out);
+        let mut plan = self.plan(mutants);
         if plan.switched.is_empty() {
-            return self.classic_run(mutants, (&plan.alone, ruled_out), cancel, on_event);
+            return self.classic_run(mutants, (&plan.alone, analysis), cancel, on_event);
         }
         on_event(&Event::BaselineStarted);
         let root = self.trees[0].root().to_owned();
@@ -145,7 +145,6 @@ impl Lab {
             restore(&root, &files)?;
             let why = "the switched build failed".to_owned();
             let alone = (0..mutants.len())
-                .filter(|i| !ruled_out.contains_key(i))
                 .map(|i| {
                     (
                         i,
@@ -153,7 +152,7 @@ impl Lab {
                     )
                 })
                 .collect();
-            return self.classic_run(mutants, (&alone, ruled_out), cancel, on_event);
+            return self.classic_run(mutants, (&alone, analysis), cancel, on_event);
         };
         on_event(&Event::Note(format!(
             "compile-once: {} mutants switched into one build ({rounds} build round{}), {} on the classic path",
@@ -191,7 +190,6 @@ impl Lab {
             BaselineMode::Skip => None,
         };
         drop(log);
-        self.report_ruled_out(mutants, ruled_out, on_event)?;
         let tests = SwitchedTests {
             lab: self,
             root: &root,
@@ -218,7 +216,8 @@ impl Lab {
             return Ok(None);
         }
         drop(baseline);
-        let alone: Vec<usize> = plan.alone.keys().copied().collect();
+        let alone =
+            self.rule_out_analysed(mutants, plan.alone.keys().copied(), analysis, on_event)?;
         self.test_indices(mutants, &alone, &plan.alone, cancel, on_event)?;
         Ok(None)
     }
@@ -229,7 +228,10 @@ impl Lab {
     pub(super) fn classic_run(
         &mut self,
         mutants: &[Arc<Mutant>],
-        (notes, ruled_out): (&BTreeMap<usize, String>, &BTreeMap<usize, String>),
+        (notes, analysis): (
+            &BTreeMap<usize, String>,
+            &mut Option<mpsc::Receiver<Analysis>>,
+        ),
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
@@ -241,17 +243,14 @@ impl Lab {
             }
         }
         if !cancel.is_cancelled() {
-            self.report_ruled_out(mutants, ruled_out, on_event)?;
-            let all: Vec<usize> = (0..mutants.len())
-                .filter(|i| !ruled_out.contains_key(i))
-                .collect();
+            let all = self.rule_out_analysed(mutants, 0..mutants.len(), analysis, on_event)?;
             self.test_indices(mutants, &all, notes, cancel, on_event)?;
         }
         Ok(None)
     }
 
     /// Which mutants a switch can hold; why the others take the classic path.
-    fn plan(&self, mutants: &[Arc<Mutant>], ruled_out: &BTreeMap<usize, String>) -> Plan {
+    fn plan(&self, mutants: &[Arc<Mutant>]) -> Plan {
         let mut plan = Plan {
             switched: BTreeSet::new(),
             alone: BTreeMap::new(),
@@ -259,9 +258,6 @@ impl Lab {
         let whole_run = self.whole_run_obstacle();
         let mut package_obstacles: HashMap<&str, Option<String>> = HashMap::new();
         for (index, mutant) in mutants.iter().enumerate() {
-            if ruled_out.contains_key(&index) {
-                continue;
-            }
             let package = mutant.source_file.package.as_str();
             let obstacle = package_obstacles
                 .entry(package)
