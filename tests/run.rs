@@ -880,6 +880,20 @@ fn outcome_and_log(sandbox: &Sandbox, name: &str) -> (Value, String) {
     (outcome, log)
 }
 
+/// Each verdict list of the run is cargo-mutants 27.1.0's for the fixture
+/// (tests/fixtures/expected/).
+#[track_caller]
+fn assert_cargo_mutants_lists(sandbox: &Sandbox, fixture_name: &str) {
+    for verdict in VERDICTS {
+        let file = format!("{verdict}.txt");
+        assert_eq!(
+            sandbox.lines(&file),
+            expected_list(fixture_name, verdict),
+            "{file}"
+        );
+    }
+}
+
 /// A verdict list of cargo-mutants 27.1.0 in tests/fixtures/expected/.
 fn expected_list(fixture_name: &str, verdict: &str) -> Vec<String> {
     let path = fixture("expected")
@@ -893,14 +907,7 @@ fn expected_list(fixture_name: &str, verdict: &str) -> Vec<String> {
 fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
     let run = run(&fixture("unswitchable"), &["--workspace"]);
     run.assert_exit(2);
-    for verdict in VERDICTS {
-        let file = format!("{verdict}.txt");
-        assert_eq!(
-            run.lines(&file),
-            expected_list("unswitchable", verdict),
-            "{file}"
-        );
-    }
+    assert_cargo_mutants_lists(&run, "unswitchable");
     let paths = [
         (
             "src/lib.rs:6:26: replace + with *",
@@ -1124,14 +1131,7 @@ fn stubs_rust_analyzer_shows_cannot_compile_are_unviable_without_a_build() {
     let run = run(&fixture("semantics"), &[]);
     run.assert_exit(0);
     // cargo-mutants' verdicts, each of its unviable mutants built and failed.
-    for verdict in VERDICTS {
-        let file = format!("{verdict}.txt");
-        assert_eq!(
-            run.lines(&file),
-            expected_list("semantics", verdict),
-            "{file}"
-        );
-    }
+    assert_cargo_mutants_lists(&run, "semantics");
     for (name, why) in SEMANTICS_UNVIABLE {
         let (outcome, log) = outcome_and_log(&run, name);
         assert_eq!(outcome["summary"], "Unviable", "{outcome}");
@@ -1238,14 +1238,7 @@ fn a_default_a_proc_macro_derives_is_seen_so_only_the_type_without_one_is_ruled_
     let dir = fixture("derived_default");
     let run = run(&dir, &[]);
     run.assert_exit(0);
-    for verdict in VERDICTS {
-        let file = format!("{verdict}.txt");
-        assert_eq!(
-            run.lines(&file),
-            expected_list("derived_default", verdict),
-            "{file}"
-        );
-    }
+    assert_cargo_mutants_lists(&run, "derived_default");
     let (score, _) = outcome_and_log(
         &run,
         "src/lib.rs:18:5: replace score -> Score with Default::default()",
@@ -1267,14 +1260,7 @@ fn paths_that_do_not_resolve_are_unviable_without_a_build_unless_a_glob_could_br
     let dir = fixture("no_std_paths");
     let run = run(&dir, &[]);
     run.assert_exit(0);
-    for verdict in VERDICTS {
-        let file = format!("{verdict}.txt");
-        assert_eq!(
-            run.lines(&file),
-            expected_list("no_std_paths", verdict),
-            "{file}"
-        );
-    }
+    assert_cargo_mutants_lists(&run, "no_std_paths");
     let reasons = [
         ("with Poll::new()", "`Poll` has no associated item `new`"),
         ("with Poll::new(0)", "`Poll` has no associated item `new`"),

@@ -268,7 +268,7 @@ impl Session {
             on_event(event);
         };
         if compile_once {
-            if let Some(failed) = lab.run(mutants, cancel, &mut remember)? {
+            if let Some(failed) = lab.run(mutants, None, cancel, &mut remember)? {
                 return Ok(TestRun::BaselineFailed(failed));
             }
             self.baseline_passed.extend(untested);

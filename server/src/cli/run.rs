@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
@@ -160,9 +161,10 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     let mut lab = Lab::new(workspace, options)?;
     lab.killers().learn(earlier_killers);
     // Declared after the lab, so dropped (joined) before it.
-    let analysis = (!args.no_analysis)
-        .then(|| start_analysis(&mut lab, &mutants))
-        .flatten();
+    let (analysis, analysed) = match args.no_analysis {
+        true => (None, None),
+        false => start_analysis(&lab, &mutants).unzip(),
+    };
     let mut write_error: Option<anyhow::Error> = None;
     let mut outcomes: Vec<ScenarioOutcome> = Vec::new();
     let mut on_event = |event: &Event| {
@@ -180,7 +182,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         }
     };
 
-    if let Some(failed) = lab.run(&mutants, &cancel, &mut on_event)? {
+    if let Some(failed) = lab.run(&mutants, analysed, &cancel, &mut on_event)? {
         output.finish()?;
         console.finish();
         report_baseline_failure(&failed);
@@ -214,12 +216,12 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
 }
 
 /// Starts rust-analyzer's analysis of the mutants on a thread of its own
-/// (it loads the scratch copy, where cargo may write), for the lab to rule
-/// out those that cannot compile before it builds any alone. The returned
-/// guard waits for the thread, so it must go before the lab (and its
-/// scratch tree). Without a model, every mutant is built, as cargo-mutants
-/// does.
-fn start_analysis(lab: &mut Lab, mutants: &[Arc<Mutant>]) -> Option<Joined> {
+/// (it loads the scratch copy, where cargo may write), for the lab's run to
+/// rule out those that cannot compile before it builds any alone: returns
+/// a guard that waits for the thread (so it must go before the lab and its
+/// scratch tree) and where the analysis arrives. Without a model, every
+/// mutant is built, as cargo-mutants does.
+fn start_analysis(lab: &Lab, mutants: &[Arc<Mutant>]) -> Option<(Joined, Receiver<Analysis>)> {
     if !Model::judges_any(mutants) {
         return None;
     }
@@ -228,7 +230,6 @@ fn start_analysis(lab: &mut Lab, mutants: &[Arc<Mutant>]) -> Option<Joined> {
     let (target_dir, env) = lab.analysis_build();
     let mutants = mutants.to_vec();
     let (sender, receiver) = std::sync::mpsc::channel();
-    lab.rule_out(receiver);
     let thread = std::thread::Builder::new()
         .name("mutiny-analysis".into())
         .spawn(move || {
@@ -242,7 +243,7 @@ fn start_analysis(lab: &mut Lab, mutants: &[Arc<Mutant>]) -> Option<Joined> {
             let _ = sender.send(analysis);
         })
         .ok()?;
-    Some(Joined(Some(thread)))
+    Some((Joined(Some(thread)), receiver))
 }
 
 fn analyse(model: &mut Model, mutants: &[Arc<Mutant>]) -> Analysis {

@@ -121,8 +121,6 @@ impl std::str::FromStr for Strategy {
     }
 }
 
-/// What the lab reports as it goes.
-#[derive(Debug, Clone)]
 /// What rust-analyzer found about a run's mutants.
 pub struct Analysis {
     /// Mutants (by index) that cannot compile, and why.
@@ -131,6 +129,8 @@ pub struct Analysis {
     pub note: String,
 }
 
+/// What the lab reports as it goes.
+#[derive(Debug, Clone)]
 pub enum Event {
     BaselineStarted,
     BaselineFinished(ScenarioOutcome),
@@ -176,9 +176,6 @@ pub struct Lab {
     /// language server's later baselines build incrementally, and must not
     /// shorten the build timeout).
     baseline_build: Option<Duration>,
-    /// The analysis of the next `run`'s mutants, arriving while it goes on.
-    /// (In a mutex only for the lab to be `Sync`: it is used by `&mut self`.)
-    analysis: std::sync::Mutex<Option<mpsc::Receiver<Analysis>>>,
 }
 
 impl Lab {
@@ -201,12 +198,9 @@ impl Lab {
             test_timeouts: HashMap::new(),
             killers: killers::Killers::default(),
             baseline_build: None,
-            analysis: std::sync::Mutex::new(None),
         })
     }
 
-    /// Which test caught each function's mutants, in earlier runs and
-    /// this one.
     /// The baseline scratch tree: a copy of the workspace, safe to run
     /// cargo in (the user's tree is not).
     pub fn scratch_root(&self) -> &Path {
@@ -226,6 +220,8 @@ impl Lab {
         (target, cargo::env(root, &self.options.cargo))
     }
 
+    /// Which test caught each function's mutants, in earlier runs and
+    /// this one.
     pub fn killers(&self) -> &killers::Killers {
         &self.killers
     }
@@ -326,14 +322,17 @@ impl Lab {
 
     /// A whole run: the baseline (unless skipped), then every mutant, by
     /// the options' strategy. Returns the baseline's outcome if it failed
-    /// (and nothing was tested).
+    /// (and nothing was tested). Before it builds any mutant alone, the run
+    /// takes the analysis of `mutants` from `analysis`, if given: those it
+    /// rules out are reported unviable, never built (a switched build is
+    /// its own proof).
     pub fn run(
         &mut self,
         mutants: &[Arc<Mutant>],
+        mut analysis: Option<mpsc::Receiver<Analysis>>,
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
-        let mut analysis = self.analysis.get_mut().ok().and_then(Option::take);
         match self.options.strategy {
             Strategy::CompileOnce => self.compile_once(mutants, &mut analysis, cancel, on_event),
             Strategy::Classic => {
@@ -341,13 +340,6 @@ impl Lab {
                 self.classic_run(mutants, (&notes, &mut analysis), cancel, on_event)
             }
         }
-    }
-
-    /// The next `run` takes the analysis of its mutants from `analysis`
-    /// before it builds any mutant alone: those it rules out are reported
-    /// unviable, never built. (A switched build is its own proof.)
-    pub fn rule_out(&mut self, analysis: mpsc::Receiver<Analysis>) {
-        self.analysis = std::sync::Mutex::new(Some(analysis));
     }
 
     /// Of the mutants at `indices`, reports those the analysis (waited for,

@@ -2,14 +2,15 @@
 //! `ra_ap_hir`, `ra_ap_ide_db`, `ra_ap_load-cargo` and `ra_ap_project_model`.
 //!
 //! A [`Model`] is the workspace loaded into rust-analyzer's database. It
-//! answers one question for now: can a mutant compile? A stub that calls
-//! `Default::default()` where the expected type does not implement
-//! `Default` cannot, and such a mutant is `unviable` without a build.
+//! answers one question for now: can a mutant compile? A stub whose path
+//! names nothing, or that calls `Default::default()` where the expected
+//! type does not implement `Default`, cannot, and such a mutant is
+//! `unviable` without a build.
 //!
 //! Prediction must never drop a viable mutant, so a "no" is believed only
-//! where rust-analyzer's answer is complete: the type is fully known (no
-//! `{unknown}`, no associated or opaque type), and the impls that could
-//! make it `Default` are all visible (see [`Trust`]).
+//! where rust-analyzer's answer is complete: the types are fully known, and
+//! the code that could provide the name or the impl is all visible (see
+//! [`Trust`] and `predict.rs`).
 
 mod predict;
 
@@ -126,8 +127,7 @@ impl Model {
                 no_default_features: cargo.no_default_features,
             }
         };
-        let target_dir = Utf8PathBuf::from_path_buf(target_dir.to_owned())
-            .map_err(|p| Unavailable::Failed(anyhow!("not UTF-8: {}", p.display())))?;
+        let target_dir = utf8_path(target_dir.to_owned())?;
         let config = CargoConfig {
             sysroot: Some(RustLibSource::Path(abs_path(sysroot)?)),
             features,
@@ -173,7 +173,7 @@ impl Model {
             ra_ap_load_cargo::load_workspace(workspace, &config.extra_env, &load)
                 .context("loading the crate graph")
                 .map_err(Unavailable::Failed)?;
-        let model = Model {
+        let mut model = Model {
             db,
             vfs,
             root,
@@ -190,10 +190,8 @@ impl Model {
                 "`core` has no `Default` trait".into(),
             ));
         }
-        Ok(Model {
-            load_time: start.elapsed(),
-            ..model
-        })
+        model.load_time = start.elapsed();
+        Ok(model)
     }
 
     /// Whether `core::default::Default` resolves from some workspace crate.
@@ -261,10 +259,13 @@ impl Model {
     }
 }
 
+fn utf8_path(path: PathBuf) -> Result<Utf8PathBuf, Unavailable> {
+    Utf8PathBuf::from_path_buf(path)
+        .map_err(|p| Unavailable::Failed(anyhow!("not UTF-8: {}", p.display())))
+}
+
 fn abs_path(path: PathBuf) -> Result<AbsPathBuf, Unavailable> {
-    let utf8 = Utf8PathBuf::from_path_buf(path)
-        .map_err(|p| Unavailable::Failed(anyhow!("not UTF-8: {}", p.display())))?;
-    Ok(AbsPathBuf::assert(utf8))
+    utf8_path(path).map(AbsPathBuf::assert)
 }
 
 /// The toolchain's sysroot, as `rustc --print sysroot` run in `root` says.
