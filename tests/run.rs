@@ -121,7 +121,7 @@ impl Sandbox {
     /// Mutant name → verdict, from the four lists; no name is in two.
     fn verdicts(&self) -> BTreeMap<String, String> {
         let mut verdicts = BTreeMap::new();
-        for verdict in VERDICTS {
+        for verdict in VERDICTS.into_iter().chain(["not_compiled"]) {
             for name in self.lines(&format!("{verdict}.txt")) {
                 let earlier = verdicts.insert(name.clone(), verdict.to_owned());
                 assert_eq!(earlier, None, "{name} is listed twice");
@@ -308,6 +308,8 @@ fn verdict_of(summary: &str) -> &'static str {
         "MissedMutant" => "missed",
         "Timeout" => "timeout",
         "Unviable" => "unviable",
+        // mutiny's own, for code not compiled for this target.
+        "NotCompiled" => "not_compiled",
         other => panic!("{other:?} is not a mutant summary of cargo-mutants"),
     }
 }
@@ -1107,7 +1109,7 @@ fn the_test_that_caught_a_functions_mutant_runs_first_in_the_next_run() {
 
 /// The semantics fixture's mutants that rust-analyzer shows cannot compile,
 /// with what each log must say.
-const SEMANTICS_UNVIABLE: [(&str, &str); 4] = [
+const SEMANTICS_UNVIABLE: [(&str, &str); 10] = [
     (
         "src/lib.rs:27:9: replace Version::bumped -> Self with Default::default()",
         "`Version` does not implement `Default`",
@@ -1123,6 +1125,30 @@ const SEMANTICS_UNVIABLE: [(&str, &str); 4] = [
     (
         "src/lib.rs:54:5: replace first -> T with Default::default()",
         "`T` does not implement `Default`",
+    ),
+    (
+        "src/lib.rs:72:16: replace >> with << in top_bit",
+        "the mutated code does not parse (expected type)",
+    ),
+    (
+        "src/lib.rs:80:5: replace first_byte -> NonNull<u8> with NonNull::new()",
+        "`NonNull::new` takes 1 argument, the stub gives 0",
+    ),
+    (
+        "src/lib.rs:80:5: replace first_byte -> NonNull<u8> with NonNull::new(0)",
+        "the stub builds a value of type `Option`, but the function returns `NonNull<u8>`",
+    ),
+    (
+        "src/lib.rs:80:5: replace first_byte -> NonNull<u8> with NonNull::new(1)",
+        "the stub builds a value of type `Option`, but the function returns `NonNull<u8>`",
+    ),
+    (
+        "src/lib.rs:80:5: replace first_byte -> NonNull<u8> with NonNull::from_iter([0])",
+        "`NonNull` has no associated item `from_iter`",
+    ),
+    (
+        "src/lib.rs:80:5: replace first_byte -> NonNull<u8> with NonNull::from_iter([1])",
+        "`NonNull` has no associated item `from_iter`",
     ),
 ];
 
@@ -1153,7 +1179,7 @@ fn stubs_rust_analyzer_shows_cannot_compile_are_unviable_without_a_build() {
     }
     assert!(
         run.stdout()
-            .contains("rust-analyzer: 4 mutants cannot compile and are not built"),
+            .contains("rust-analyzer: 10 mutants cannot compile and are not built"),
         "{}",
         run.stdout()
     );
@@ -1304,4 +1330,85 @@ fn paths_that_do_not_resolve_are_unviable_without_a_build_unless_a_glob_could_br
         "{}",
         run.stdout()
     );
+}
+
+#[test]
+fn mutants_in_code_under_cfgs_that_are_off_are_not_compiled_never_missed() {
+    // cargo-mutants calls every mutant in code behind `cfg(windows)` or an
+    // off feature "missed" on Linux: no test here can run that code.
+    let run = run(&fixture("cfg_targets"), &[]);
+    run.assert_exit(0);
+    assert_eq!(
+        run.lines("not_compiled.txt"),
+        expected_list("cfg_targets", "missed")
+    );
+    assert_eq!(run.lines("missed.txt"), Vec::<String>::new());
+    assert_eq!(
+        run.lines("caught.txt"),
+        expected_list("cfg_targets", "caught")
+    );
+    let outcomes = run.json("outcomes.json");
+    assert_eq!(outcomes["not_compiled"], 15, "{outcomes}");
+    assert_eq!(outcomes["total_mutants"], 8, "{outcomes}");
+    let stdout = run.stdout();
+    assert!(
+        stdout.contains("8 mutants tested: 8 caught; 15 not compiled for this target (not tested)"),
+        "{stdout}"
+    );
+    let reasons = [
+        (
+            "src/lib.rs:17:44: replace + with - in separators",
+            "`cfg(windows)` is off for this target",
+        ),
+        (
+            "src/lib.rs:26:5: replace doubled -> u32 with 0",
+            "`cfg(feature = \"extra\")` is off for this target",
+        ),
+        (
+            "src/windows.rs:8:5: replace drive -> bool with true",
+            "src/windows.rs is declared under `cfg(windows)`, off for this target",
+        ),
+    ];
+    for (name, why) in reasons {
+        let (outcome, log) = outcome_and_log(&run, name);
+        assert_eq!(outcome["summary"], "NotCompiled", "{outcome}");
+        assert_eq!(outcome["phase_results"], serde_json::json!([]), "{outcome}");
+        assert!(
+            log.contains(&format!(
+                "not tested: its code is not compiled for this target: {why}"
+            )),
+            "{log}"
+        );
+        assert!(
+            stdout.contains(&format!("NOT COMPILED {name}: {why}")),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn code_under_a_feature_is_tested_when_the_run_turns_the_feature_on() {
+    let run = run(&fixture("cfg_targets"), &["--features", "extra"]);
+    run.assert_exit(0);
+    let doubled = [
+        "src/lib.rs:26:5: replace doubled -> u32 with 0",
+        "src/lib.rs:26:5: replace doubled -> u32 with 1",
+        "src/lib.rs:26:7: replace * with + in doubled",
+        "src/lib.rs:26:7: replace * with / in doubled",
+    ];
+    let caught = run.lines("caught.txt");
+    let not_compiled = run.lines("not_compiled.txt");
+    for name in doubled {
+        assert!(caught.iter().any(|c| c == name), "{name}: {caught:?}");
+        assert!(!not_compiled.iter().any(|c| c == name), "{name}");
+    }
+    assert_eq!(not_compiled.len(), 11, "{not_compiled:?}");
+}
+
+#[test]
+fn cfg_all_tests_code_under_cfgs_that_are_off_as_cargo_mutants_does() {
+    let run = run(&fixture("cfg_targets"), &["--cfg-all"]);
+    run.assert_exit(2);
+    assert_cargo_mutants_lists(&run, "cfg_targets");
+    assert_eq!(run.lines("not_compiled.txt"), Vec::<String>::new());
 }

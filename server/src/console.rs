@@ -7,7 +7,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::lab::Event;
-use crate::outcome::{Counts, Phase, ScenarioOutcome, Verdict};
+use crate::outcome::{Counts, Judged, Phase, ScenarioOutcome, Verdict};
 
 pub struct Console {
     bar: Option<ProgressBar>,
@@ -81,10 +81,15 @@ impl Console {
         let label = match verdict {
             Verdict::Missed => Some("MISSED  "),
             Verdict::Timeout => Some("TIMEOUT "),
-            Verdict::Caught | Verdict::Unviable => None,
+            Verdict::Caught | Verdict::Unviable | Verdict::NotCompiled => None,
         };
         if let (Some(label), Some(mutant)) = (label, outcome.scenario.mutant()) {
             self.line(&format!("{label} {} in {}", mutant.name, times(outcome)));
+        }
+        if let (Some(Judged::NotCompiled(why)), Some(mutant)) =
+            (&outcome.judged, outcome.scenario.mutant())
+        {
+            self.line(&format!("NOT COMPILED {}: {why}", mutant.name));
         }
         if let Some(bar) = &self.bar {
             bar.inc(1);

@@ -159,6 +159,8 @@ pub struct Selected {
     pub workspace: Workspace,
     pub config: Config,
     pub mutants: Vec<Mutant>,
+    /// How each source file is declared (the cfgs on its `mod` chain).
+    pub declarations: sources::Declarations,
 }
 
 /// Finds the workspace and generates the selected mutants, printing
@@ -198,6 +200,7 @@ pub fn select_mutants(select: &SelectArgs) -> Result<Selected> {
         workspace,
         config,
         mutants: discovered.mutants,
+        declarations: discovered.declarations,
     })
 }
 

@@ -85,6 +85,10 @@ pub enum Verdict {
     Timeout,
     /// The mutant does not build.
     Unviable,
+    /// Its code is not compiled for this target and features (a `cfg`
+    /// that is off): no test here can run it. Not tested.
+    #[serde(rename = "not_compiled")]
+    NotCompiled,
 }
 
 impl Verdict {
@@ -94,6 +98,7 @@ impl Verdict {
             Verdict::Missed => "missed",
             Verdict::Timeout => "timeout",
             Verdict::Unviable => "unviable",
+            Verdict::NotCompiled => "not compiled",
         }
     }
 }
@@ -107,6 +112,8 @@ pub enum Summary {
     Unviable,
     Failure,
     Timeout,
+    /// mutiny's own: not compiled for this target, not tested.
+    NotCompiled,
 }
 
 /// The result of building and testing one scenario.
@@ -116,9 +123,18 @@ pub struct ScenarioOutcome {
     /// The log holding every command and its output.
     pub log_path: PathBuf,
     pub phase_results: Vec<PhaseResult>,
-    /// Why rust-analyzer shows this mutant cannot compile: it was never
-    /// built, and is unviable.
-    pub unviable_by_analysis: Option<String>,
+    /// What rust-analyzer showed about this mutant, which was then never
+    /// built.
+    pub judged: Option<Judged>,
+}
+
+/// A verdict rust-analyzer's analysis gives without a build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judged {
+    /// It cannot compile, and why.
+    Unviable(String),
+    /// Its code is not compiled for this target, and why (the cfg).
+    NotCompiled(String),
 }
 
 impl ScenarioOutcome {
@@ -158,17 +174,17 @@ impl ScenarioOutcome {
         if matches!(self.scenario, Scenario::Baseline) {
             return None;
         }
-        Some(
-            if self.build_failed() || self.unviable_by_analysis.is_some() {
-                Verdict::Unviable
-            } else if self.timed_out() {
-                Verdict::Timeout
-            } else if self.success() {
-                Verdict::Missed
-            } else {
-                Verdict::Caught
-            },
-        )
+        Some(if let Some(Judged::NotCompiled(_)) = self.judged {
+            Verdict::NotCompiled
+        } else if self.build_failed() || self.judged.is_some() {
+            Verdict::Unviable
+        } else if self.timed_out() {
+            Verdict::Timeout
+        } else if self.success() {
+            Verdict::Missed
+        } else {
+            Verdict::Caught
+        })
     }
 
     pub fn summary(&self) -> Summary {
@@ -180,6 +196,7 @@ impl ScenarioOutcome {
             Some(Verdict::Missed) => Summary::MissedMutant,
             Some(Verdict::Timeout) => Summary::Timeout,
             Some(Verdict::Unviable) => Summary::Unviable,
+            Some(Verdict::NotCompiled) => Summary::NotCompiled,
         }
     }
 
@@ -234,12 +251,23 @@ pub struct Counts {
     pub caught: usize,
     pub timeout: usize,
     pub unviable: usize,
+    /// Not compiled for this target: not tested, counted apart from the
+    /// mutants tested.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_compiled: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Counts {
     pub fn add(&mut self, verdict: Verdict) {
-        self.total_mutants += 1;
+        if verdict != Verdict::NotCompiled {
+            self.total_mutants += 1;
+        }
         match verdict {
+            Verdict::NotCompiled => self.not_compiled += 1,
             Verdict::Caught => self.caught += 1,
             Verdict::Missed => self.missed += 1,
             Verdict::Timeout => self.timeout += 1,
@@ -276,7 +304,7 @@ impl Counts {
         } else {
             "mutants"
         };
-        format!(
+        let mut line = format!(
             "{} {noun} tested: {}",
             self.total_mutants,
             if parts.is_empty() {
@@ -284,7 +312,14 @@ impl Counts {
             } else {
                 parts.join(", ")
             }
-        )
+        );
+        if self.not_compiled > 0 {
+            line.push_str(&format!(
+                "; {} not compiled for this target (not tested)",
+                self.not_compiled
+            ));
+        }
+        line
     }
 }
 
@@ -305,7 +340,7 @@ mod tests {
                     argv: vec!["cargo".into()],
                 })
                 .collect(),
-            unviable_by_analysis: None,
+            judged: None,
         }
     }
 

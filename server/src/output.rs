@@ -121,6 +121,7 @@ impl OutputDir {
             caught: self.counts.caught,
             timeout: self.counts.timeout,
             unviable: self.counts.unviable,
+            not_compiled: self.counts.not_compiled,
             success: 0,
             start_time: timestamp(self.start_time),
             end_time: end_time.map(timestamp),
@@ -133,15 +134,17 @@ impl OutputDir {
     }
 }
 
-const VERDICTS: [Verdict; 4] = [
+/// cargo-mutants' four lists, and mutiny's own `not_compiled.txt`.
+const VERDICTS: [Verdict; 5] = [
     Verdict::Caught,
     Verdict::Missed,
     Verdict::Timeout,
     Verdict::Unviable,
+    Verdict::NotCompiled,
 ];
 
 fn list_file(verdict: Verdict) -> String {
-    format!("{}.txt", verdict.name())
+    format!("{}.txt", verdict.name().replace(' ', "_"))
 }
 
 /// `diff/<stem>.diff` for a log at `.../log/<stem>.log`.
@@ -173,6 +176,9 @@ struct OutcomesJson<'a> {
     caught: usize,
     timeout: usize,
     unviable: usize,
+    /// mutiny's own: mutants in code not compiled for this target, not
+    /// tested (nor counted in `total_mutants`).
+    not_compiled: usize,
     success: usize,
     start_time: String,
     end_time: Option<String>,

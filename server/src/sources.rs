@@ -1,7 +1,7 @@
 //! Finds the source files of packages by following `mod` declarations from
 //! each target's root file, as rustc does, and generates their mutants.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -19,6 +19,22 @@ pub struct Discovered {
     pub files: Vec<Arc<SourceFile>>,
     /// Problems that did not stop discovery, ready to print.
     pub warnings: Vec<String>,
+    /// How each file is declared.
+    pub declarations: Declarations,
+}
+
+/// How the files found are declared, by normalised path.
+#[derive(Debug, Default)]
+pub struct Declarations(HashMap<String, Vec<Vec<String>>>);
+
+impl Declarations {
+    /// The ways the file at `path` is declared: for each `mod` declaration
+    /// chain from a target's root that reaches it, the `#[cfg(…)]`
+    /// predicates that chain requires (an empty one for a root file). The
+    /// file is compiled where all predicates of some chain hold.
+    pub fn of(&self, path: &str) -> &[Vec<String>] {
+        self.0.get(&file_key(path)).map_or(&[], Vec::as_slice)
+    }
 }
 
 pub fn discover(
@@ -49,6 +65,8 @@ fn discover_package(
         .collect();
     // By normalised path: one file reached by two names is read once.
     let mut seen: HashSet<String> = HashSet::new();
+    // (parent, child, the cfgs the declaration requires), by normalised path
+    let mut edges: Vec<(String, String, Vec<String>)> = Vec::new();
     while let Some((path, owns_directory)) = queue.pop_front() {
         if !seen.insert(file_key(&path)) {
             continue;
@@ -66,7 +84,10 @@ fn discover_package(
             .extend(generated.warnings.iter().map(ToString::to_string));
         for module_ref in &generated.module_refs {
             match resolve_module(root, &path, owns_directory, module_ref) {
-                Ok(found) => queue.push_back(found),
+                Ok((child, owns)) => {
+                    edges.push((file_key(&path), file_key(&child), module_ref.cfgs.clone()));
+                    queue.push_back((child, owns));
+                }
                 Err(message) => discovered.warnings.push(message),
             }
         }
@@ -80,7 +101,44 @@ fn discover_package(
             discovered.files.push(source_file);
         }
     }
+    let roots = package.root_files.iter().map(|path| file_key(path));
+    declaration_chains(roots, &edges, &mut discovered.declarations.0);
     Ok(())
+}
+
+/// More ways than this to declare one file, and it counts as declared
+/// without conditions (judging it is not worth the work).
+const MAX_CHAINS: usize = 16;
+
+/// For each file reachable from `roots` through `edges` (parent, child,
+/// cfgs of the declaration), the cfg chains of the ways it is declared.
+fn declaration_chains(
+    roots: impl Iterator<Item = String>,
+    edges: &[(String, String, Vec<String>)],
+    chains: &mut HashMap<String, Vec<Vec<String>>>,
+) {
+    let mut work: VecDeque<(String, Vec<String>)> = roots.map(|root| (root, Vec::new())).collect();
+    while let Some((file, mut chain)) = work.pop_front() {
+        let known = chains.entry(file.clone()).or_default();
+        // A chain that asks for all another asks for adds nothing (this
+        // also ends cycles: going round one only lengthens a chain).
+        if known
+            .iter()
+            .any(|k| k.iter().all(|cfg| chain.contains(cfg)))
+        {
+            continue;
+        }
+        if known.len() >= MAX_CHAINS {
+            chain.clear();
+            known.clear();
+        }
+        known.push(chain.clone());
+        for (_, child, cfgs) in edges.iter().filter(|(parent, _, _)| *parent == file) {
+            let mut longer = chain.clone();
+            longer.extend(cfgs.iter().cloned());
+            work.push_back((child.clone(), longer));
+        }
+    }
 }
 
 fn read_source(path: &Path) -> Result<String> {
@@ -207,7 +265,9 @@ pub fn normalize(path: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{module_candidates, normalize};
+    use std::collections::HashMap;
+
+    use super::{declaration_chains, module_candidates, normalize};
     use crate::mutate::{ModuleName, ModuleRef};
     use crate::position::{LineColumn, Span};
 
@@ -221,7 +281,48 @@ mod tests {
     }
 
     fn candidates(parent: &str, owns: bool, parts: Vec<ModuleName>) -> Vec<String> {
-        module_candidates(parent, owns, &ModuleRef { parts })
+        module_candidates(
+            parent,
+            owns,
+            &ModuleRef {
+                parts,
+                cfgs: Vec::new(),
+            },
+        )
+    }
+
+    #[test]
+    fn a_file_declared_twice_keeps_both_cfg_chains_and_cycles_end() {
+        let edge = |parent: &str, child: &str, cfgs: &[&str]| {
+            (
+                parent.to_owned(),
+                child.to_owned(),
+                cfgs.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        // `#[cfg(unix)] mod sys;` and `#[cfg(windows)] #[path = "sys.rs"]
+        // mod other;`; sys.rs declares `mod inner;`, which declares
+        // `#[path = "sys.rs"] mod again;` (a cycle).
+        let edges = [
+            edge("src/lib.rs", "src/sys.rs", &["unix"]),
+            edge("src/lib.rs", "src/sys.rs", &["windows"]),
+            edge("src/sys.rs", "src/sys/inner.rs", &[]),
+            edge("src/sys/inner.rs", "src/sys.rs", &["test"]),
+        ];
+        let mut chains = HashMap::new();
+        declaration_chains(["src/lib.rs".to_owned()].into_iter(), &edges, &mut chains);
+        let strings = |chains: &[&[&str]]| -> Vec<Vec<String>> {
+            chains
+                .iter()
+                .map(|chain| chain.iter().map(|c| c.to_string()).collect())
+                .collect()
+        };
+        assert_eq!(chains["src/lib.rs"], strings(&[&[]]));
+        assert_eq!(chains["src/sys.rs"], strings(&[&["unix"], &["windows"]]));
+        assert_eq!(
+            chains["src/sys/inner.rs"],
+            strings(&[&["unix"], &["windows"]])
+        );
     }
 
     #[test]

@@ -19,7 +19,8 @@ use mutiny::mutate::Mutant;
 use mutiny::options::{self, LabArgs};
 use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
-use mutiny::semantic::{Model, Prediction};
+use mutiny::semantic::{CfgPlace, Model, Prediction};
+use mutiny::sources::Declarations;
 
 use crate::{narrow, select_mutants, write_stdout, NarrowArgs, SelectArgs};
 
@@ -102,9 +103,14 @@ pub struct RunArgs {
     #[arg(long)]
     cap_lints: bool,
     /// Build every mutant, even those rust-analyzer shows cannot compile
-    /// (cargo-mutants' behaviour).
+    /// or that are in code not compiled for this target (cargo-mutants'
+    /// behaviour).
     #[arg(long)]
     no_analysis: bool,
+    /// Test mutants in code under cfgs that are off for this target and
+    /// features too, as cargo-mutants does (they can only be missed).
+    #[arg(long)]
+    cfg_all: bool,
     /// How mutants are built: `compile-once` (many mutants in one build,
     /// each switched on at run time; the rest built alone) or `classic`
     /// (each built alone, as cargo-mutants does) [default: compile-once].
@@ -163,7 +169,13 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     // Declared after the lab, so dropped (joined) before it.
     let (analysis, analysed) = match args.no_analysis {
         true => (None, None),
-        false => start_analysis(&lab, &mutants).unzip(),
+        false => {
+            let places = match args.cfg_all {
+                true => Vec::new(),
+                false => cfg_places(&mutants, &selected.declarations),
+            };
+            start_analysis(&lab, &mutants, places).unzip()
+        }
     };
     let mut write_error: Option<anyhow::Error> = None;
     let mut outcomes: Vec<ScenarioOutcome> = Vec::new();
@@ -221,8 +233,12 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
 /// a guard that waits for the thread (so it must go before the lab and its
 /// scratch tree) and where the analysis arrives. Without a model, every
 /// mutant is built, as cargo-mutants does.
-fn start_analysis(lab: &Lab, mutants: &[Arc<Mutant>]) -> Option<(Joined, Receiver<Analysis>)> {
-    if !Model::judges_any(mutants) {
+fn start_analysis(
+    lab: &Lab,
+    mutants: &[Arc<Mutant>],
+    places: Vec<CfgPlace>,
+) -> Option<(Joined, Receiver<Analysis>)> {
+    if !Model::judges_any(mutants) && !places.iter().any(CfgPlace::has_cfgs) {
         return None;
     }
     let root = lab.scratch_root().to_owned();
@@ -234,10 +250,10 @@ fn start_analysis(lab: &Lab, mutants: &[Arc<Mutant>]) -> Option<(Joined, Receive
         .name("mutiny-analysis".into())
         .spawn(move || {
             let analysis = match Model::load(&root, &cargo, (&target_dir, &env)) {
-                Ok(mut model) => analyse(&mut model, &mutants),
+                Ok(mut model) => analyse(&mut model, &mutants, &places),
                 Err(why) => Analysis {
-                    unviable: BTreeMap::new(),
                     note: format!("note: {why}; every mutant is built"),
+                    ..Analysis::default()
                 },
             };
             let _ = sender.send(analysis);
@@ -246,8 +262,40 @@ fn start_analysis(lab: &Lab, mutants: &[Arc<Mutant>]) -> Option<(Joined, Receive
     Some((Joined(Some(thread)), receiver))
 }
 
-fn analyse(model: &mut Model, mutants: &[Arc<Mutant>]) -> Analysis {
+/// Where each mutant is, as cfgs see it.
+fn cfg_places(mutants: &[Arc<Mutant>], declarations: &Declarations) -> Vec<CfgPlace> {
+    let mut places = vec![CfgPlace::default(); mutants.len()];
+    let mut by_file: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (index, mutant) in mutants.iter().enumerate() {
+        by_file
+            .entry(mutant.source_file.path.as_str())
+            .or_default()
+            .push(index);
+    }
+    for indices in by_file.values() {
+        let source_file = &mutants[indices[0]].source_file;
+        let ranges: Vec<_> = indices.iter().map(|&i| mutants[i].range.clone()).collect();
+        let cfgs = mutiny::mutate::cfgs_at(source_file, &ranges);
+        for (&index, in_file) in indices.iter().zip(cfgs) {
+            places[index] = CfgPlace {
+                package: source_file.package.clone(),
+                path: source_file.path.clone(),
+                in_file,
+                declarations: declarations.of(&source_file.path).to_vec(),
+            };
+        }
+    }
+    places
+}
+
+fn analyse(model: &mut Model, mutants: &[Arc<Mutant>], places: &[CfgPlace]) -> Analysis {
     let start = std::time::Instant::now();
+    let not_compiled: BTreeMap<usize, String> = model
+        .not_compiled(places)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(index, why)| Some((index, why?)))
+        .collect();
     let unviable: BTreeMap<usize, String> = model
         .predict(mutants)
         .into_iter()
@@ -257,13 +305,26 @@ fn analyse(model: &mut Model, mutants: &[Arc<Mutant>]) -> Analysis {
             Prediction::Unknown => None,
         })
         .collect();
-    let note = format!(
-        "rust-analyzer: {} mutants cannot compile and are not built (loaded in {:.1}s, checked in {:.1}s)",
-        unviable.len(),
+    let mut note = format!(
+        "rust-analyzer: {} mutants cannot compile and are not built",
+        unviable.len()
+    );
+    if !not_compiled.is_empty() {
+        note.push_str(&format!(
+            "; {} are in code not compiled for this target and are not tested",
+            not_compiled.len()
+        ));
+    }
+    note.push_str(&format!(
+        " (loaded in {:.1}s, checked in {:.1}s)",
         model.load_time.as_secs_f64(),
         start.elapsed().as_secs_f64()
-    );
-    Analysis { unviable, note }
+    ));
+    Analysis {
+        unviable,
+        not_compiled,
+        note,
+    }
 }
 
 /// A thread joined when dropped.

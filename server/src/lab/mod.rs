@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::mutate::Mutant;
-use crate::outcome::{Phase, PhaseResult, Scenario, ScenarioOutcome};
+use crate::outcome::{Judged, Phase, PhaseResult, Scenario, ScenarioOutcome};
 use crate::workspace::{Package, Workspace};
 use cargo::{CargoOptions, PackageArgs, TestScope};
 use process::Ended;
@@ -122,11 +122,26 @@ impl std::str::FromStr for Strategy {
 }
 
 /// What rust-analyzer found about a run's mutants.
+#[derive(Debug, Default)]
 pub struct Analysis {
     /// Mutants (by index) that cannot compile, and why.
     pub unviable: BTreeMap<usize, String>,
+    /// Mutants (by index) whose code is not compiled for this target, and
+    /// why.
+    pub not_compiled: BTreeMap<usize, String>,
     /// A line for the run's output.
     pub note: String,
+}
+
+impl Analysis {
+    /// What the analysis says of the mutant at `index`, if anything.
+    fn judged(&self, index: usize) -> Option<Judged> {
+        if let Some(why) = self.not_compiled.get(&index) {
+            Some(Judged::NotCompiled(why.clone()))
+        } else {
+            self.unviable.get(&index).cloned().map(Judged::Unviable)
+        }
+    }
 }
 
 /// What the lab reports as it goes.
@@ -342,35 +357,57 @@ impl Lab {
         }
     }
 
-    /// Of the mutants at `indices`, reports those the analysis (waited for,
-    /// if there is one) rules out as unviable, each with a log saying why,
-    /// and returns the others.
-    fn rule_out_analysed(
+    /// Waits for the analysis, if there is one, and says its note.
+    fn receive(
+        analysis: &mut Option<mpsc::Receiver<Analysis>>,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Option<Analysis> {
+        let analysed = analysis.take()?.recv().ok()?;
+        on_event(&Event::Note(analysed.note.clone()));
+        Some(analysed)
+    }
+
+    /// Of the mutants at `indices`, reports those `analysed` judges
+    /// without a build (unviable, or not compiled for this target), each
+    /// with a log saying why, and returns the others.
+    fn rule_out(
         &self,
         mutants: &[Arc<Mutant>],
         indices: impl IntoIterator<Item = usize>,
-        analysis: &mut Option<mpsc::Receiver<Analysis>>,
+        analysed: Option<&Analysis>,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Vec<usize>> {
         let indices: Vec<usize> = indices.into_iter().collect();
-        let Some(Ok(Analysis { unviable, note })) = analysis.take().map(|r| r.recv()) else {
+        let Some(analysed) = analysed else {
             return Ok(indices);
         };
-        on_event(&Event::Note(note));
-        let (ruled_out, rest): (Vec<usize>, Vec<usize>) =
-            indices.into_iter().partition(|i| unviable.contains_key(i));
+        let mut ruled_out = Vec::new();
+        let mut rest = Vec::new();
+        for index in indices {
+            match analysed.judged(index) {
+                Some(judged) => ruled_out.push((index, judged)),
+                None => rest.push(index),
+            }
+        }
         if ruled_out.is_empty() {
             return Ok(rest);
         }
         let stems = log_stems(mutants);
-        for index in ruled_out {
-            let why = &unviable[&index];
+        for (index, judged) in ruled_out {
             let mutant = &mutants[index];
             let log_path = self.options.log_dir.join(format!("{}.log", stems[index]));
+            let said = match &judged {
+                Judged::Unviable(why) => format!(
+                    "unviable without a build: rust-analyzer shows it cannot compile: {why}"
+                ),
+                Judged::NotCompiled(why) => {
+                    format!("not tested: its code is not compiled for this target: {why}")
+                }
+            };
             std::fs::write(
                 &log_path,
                 format!(
-                    "*** {}\n\n*** mutation diff:\n{}\n*** unviable without a build: rust-analyzer shows it cannot compile: {why}\n",
+                    "*** {}\n\n*** mutation diff:\n{}\n*** {said}\n",
                     mutant.name,
                     mutant.diff()
                 ),
@@ -383,7 +420,7 @@ impl Lab {
                 },
                 log_path,
                 phase_results: Vec::new(),
-                unviable_by_analysis: Some(why.clone()),
+                judged: Some(judged),
             }));
         }
         Ok(rest)
@@ -634,7 +671,7 @@ fn run_scenario(
         scenario,
         log_path: log_path.to_owned(),
         phase_results,
-        unviable_by_analysis: None,
+        judged: None,
     }))
 }
 

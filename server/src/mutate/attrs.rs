@@ -1,7 +1,7 @@
 //! Skip rules that attributes express: tests, `cfg(test)`, `mutants::skip`
 //! (also inside `cfg_attr`) and `mutants::exclude_re("…")`.
 
-use ra_ap_syntax::{ast, AstNode, AstToken};
+use ra_ap_syntax::{ast, AstNode, AstToken, SyntaxNode};
 
 use super::pretty;
 
@@ -79,6 +79,21 @@ fn requires_test(predicate: &ast::CfgPredicate) -> bool {
             }
         }
     }
+}
+
+/// The `#[cfg(…)]` predicates (as written) that `node` and the items
+/// around it require, innermost first, up to the file's own `#![cfg(…)]`.
+/// Code is compiled only where all of them hold.
+pub fn cfg_predicates_around(node: &SyntaxNode) -> Vec<String> {
+    node.ancestors()
+        .filter_map(ast::AnyHasAttrs::cast)
+        .flat_map(|owner| ast::HasAttrs::attrs(&owner).collect::<Vec<_>>())
+        .filter_map(|attr| match attr.meta()? {
+            ast::Meta::CfgMeta(cfg) => cfg.cfg_predicate(),
+            _ => None,
+        })
+        .map(|predicate| pretty::node(predicate.syntax()))
+        .collect()
 }
 
 fn path_segments(path: &ast::Path) -> Vec<String> {

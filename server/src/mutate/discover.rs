@@ -1,6 +1,7 @@
 //! Walks a file's syntax tree and collects mutants, module declarations and
 //! warnings. Pre-order, so mutants come in source order.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use ra_ap_syntax::ast::{self, HasAttrs, HasName};
@@ -50,6 +51,31 @@ pub fn test_code(code: &str, edition: Edition) -> String {
         }
     }
     out
+}
+
+pub fn cfgs_at(source_file: &SourceFile, ranges: &[Range<usize>]) -> Vec<Vec<String>> {
+    let parse = ra_ap_syntax::SourceFile::parse(&source_file.code, ra_edition(source_file.edition));
+    let root = parse.syntax_node();
+    let end = usize::from(root.text_range().end());
+    ranges
+        .iter()
+        .map(|range| {
+            let (Ok(start), Ok(stop)) = (u32::try_from(range.start), u32::try_from(range.end))
+            else {
+                return Vec::new();
+            };
+            if range.start > range.end || range.end > end {
+                return Vec::new();
+            }
+            let covering = root.covering_element(TextRange::new(start.into(), stop.into()));
+            let node = match covering {
+                NodeOrToken::Node(node) => Some(node),
+                NodeOrToken::Token(token) => token.parent(),
+            };
+            node.map(|node| attrs::cfg_predicates_around(&node))
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 pub fn discover(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> FileMutants {
@@ -291,6 +317,7 @@ impl Walker<'_> {
         if module.item_list().is_none() {
             self.out.module_refs.push(ModuleRef {
                 parts: self.modules.clone(),
+                cfgs: attrs::cfg_predicates_around(module.syntax()),
             });
         }
         self.in_namespace(name, |walker| walker.visit_children(module.syntax()));

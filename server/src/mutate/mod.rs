@@ -164,6 +164,9 @@ impl Mutant {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModuleRef {
     pub parts: Vec<ModuleName>,
+    /// The `#[cfg(…)]` predicates the declaration (and the inline modules
+    /// and file around it) requires: the module is compiled where all hold.
+    pub cfgs: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,6 +226,13 @@ pub struct FileMutants {
 /// Generates the mutants of one file, in source order.
 pub fn generate(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> FileMutants {
     discover::discover(source_file, options)
+}
+
+/// For each byte range of `source_file` (a mutant's), the `#[cfg(…)]`
+/// predicates (as written) required there: of the items around it and of
+/// the file itself (`#![cfg(…)]`), not of the `mod` declaring the file.
+pub fn cfgs_at(source_file: &SourceFile, ranges: &[Range<usize>]) -> Vec<Vec<String>> {
+    discover::cfgs_at(source_file, ranges)
 }
 
 /// The test code of a file (tests, test-only modules, doc comments): the

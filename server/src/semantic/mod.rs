@@ -12,14 +12,17 @@
 //! the code that could provide the name or the impl is all visible (see
 //! [`Trust`] and `predict.rs`).
 
+mod cfg;
 mod predict;
 
 use std::borrow::Borrow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
 use ra_ap_hir::{Crate, Semantics};
+use ra_ap_ide_db::base_db::CrateOrigin;
 use ra_ap_ide_db::famous_defs::FamousDefs;
 use ra_ap_ide_db::{ChangeWithProcMacros, FileId, RootDatabase};
 use ra_ap_load_cargo::{LoadCargoConfig, ProcMacroServerChoice};
@@ -33,6 +36,7 @@ use ra_ap_vfs::{Vfs, VfsPath};
 use crate::lab::cargo::CargoOptions;
 use crate::mutate::Mutant;
 
+pub use cfg::CfgPlace;
 pub use predict::Prediction;
 
 /// The workspace as rust-analyzer sees it.
@@ -256,6 +260,44 @@ impl Model {
             self.set_text(file, &original);
         }
         predictions
+    }
+}
+
+impl Model {
+    /// For each place, why its code is surely not compiled for this target
+    /// and the run's features, or `None`.
+    pub fn not_compiled(&self, places: &[CfgPlace]) -> Vec<Option<String>> {
+        let mut options: HashMap<&str, Option<ra_ap_cfg::CfgOptions>> = HashMap::new();
+        places
+            .iter()
+            .map(|place| {
+                if !place.has_cfgs() {
+                    return None;
+                }
+                let options = options
+                    .entry(&place.package)
+                    .or_insert_with(|| self.package_cfg(&place.package));
+                cfg::not_compiled(place, options.as_ref()?)
+            })
+            .collect()
+    }
+
+    /// The cfg options of a workspace package's crates (its targets share
+    /// the target's cfgs and the features; they differ in `test`, which is
+    /// not read).
+    fn package_cfg(&self, package: &str) -> Option<ra_ap_cfg::CfgOptions> {
+        let wanted = package.replace('-', "_");
+        ra_ap_hir::attach_db(&self.db, || {
+            Crate::all(&self.db).into_iter().find_map(|krate| {
+                let CrateOrigin::Local {
+                    name: Some(name), ..
+                } = krate.origin(&self.db)
+                else {
+                    return None;
+                };
+                (name.as_str().replace('-', "_") == wanted).then(|| krate.cfg(&self.db).clone())
+            })
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 use ra_ap_hir::{Crate, HirDisplay, ModuleDef, PathResolution, Semantics, Trait, Type};
 use ra_ap_ide_db::famous_defs::FamousDefs;
 use ra_ap_ide_db::{FileId, RootDatabase};
+use ra_ap_syntax::ast::HasArgList;
 use ra_ap_syntax::{ast, AstNode, TextRange, TextSize};
 
 use super::Trust;
@@ -21,10 +22,17 @@ pub enum Prediction {
 const DEFAULT_CALL: &str = "Default::default()";
 
 /// Stubs that call `Default::default()`, or a path (`Vec::leak`,
-/// `Box::new`, `Poll::new`) that may not resolve where they are put.
+/// `Box::new`, `Poll::new`) that may not resolve where they are put or
+/// take other arguments; operators swapped for one starting with `<`,
+/// which does not parse after a cast (`x as usize << 2`).
 pub(super) fn may_be_unviable(mutant: &Mutant) -> bool {
-    mutant.genre == Genre::FnValue
-        && (mutant.replacement.contains(DEFAULT_CALL) || mutant.replacement.contains("::"))
+    match mutant.genre {
+        Genre::FnValue => {
+            mutant.replacement.contains(DEFAULT_CALL) || mutant.replacement.contains("::")
+        }
+        Genre::BinaryOperator => mutant.replacement.starts_with('<'),
+        _ => false,
+    }
 }
 
 /// Judges `mutant`, whose mutated text `mutated` the database holds as `file`.
@@ -35,6 +43,9 @@ pub(super) fn check(
     mutant: &Mutant,
     trust: &Trust,
 ) -> Prediction {
+    if let Some(error) = new_parse_error(&mutant.source_file.code, mutated) {
+        return Prediction::Unviable(format!("the mutated code does not parse ({error})"));
+    }
     let sema = Semantics::new(db);
     let file = sema.attach_first_edition(file);
     let source = sema.parse(file);
@@ -61,7 +72,10 @@ pub(super) fn check(
             .filter(move |node| inserted.contains_range(node.text_range()))
     };
     let stub = nodes().next();
-    if stub.is_some_and(|stub| paths_resolve_completely(&sema, krate, &stub, trust)) {
+    if stub
+        .as_ref()
+        .is_some_and(|stub| paths_resolve_completely(&sema, krate, stub, trust))
+    {
         for path in nodes()
             .filter_map(ast::PathExpr::cast)
             .filter_map(|e| e.path())
@@ -70,6 +84,14 @@ pub(super) fn check(
                 return Prediction::Unviable(why);
             }
         }
+    }
+    for call in nodes().filter_map(ast::CallExpr::cast) {
+        if let Some(why) = wrong_argument_count(&sema, &call) {
+            return Prediction::Unviable(why);
+        }
+    }
+    if let Some(why) = stub.and_then(|stub| other_type(&sema, &stub, target)) {
+        return Prediction::Unviable(why);
     }
     for call in nodes()
         .filter_map(ast::CallExpr::cast)
@@ -87,6 +109,83 @@ pub(super) fn check(
         }
     }
     Prediction::Unknown
+}
+
+/// The first syntax error `mutated` has that `original` does not: an
+/// operator swapped for `<` or `<<` after a cast starts generic arguments.
+fn new_parse_error(original: &str, mutated: &str) -> Option<String> {
+    let errors = |text: &str| {
+        ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT)
+            .errors()
+            .into_iter()
+            .map(|error| error.to_string())
+            .collect::<Vec<_>>()
+    };
+    let before = errors(original);
+    let after = errors(mutated);
+    if after.len() <= before.len() {
+        return None;
+    }
+    after.into_iter().find(|error| !before.contains(error))
+}
+
+/// Why `call` cannot compile if its callee is a function that takes
+/// another number of arguments (`NonNull::new()`).
+fn wrong_argument_count(
+    sema: &Semantics<'_, RootDatabase>,
+    call: &ast::CallExpr,
+) -> Option<String> {
+    let ast::Expr::PathExpr(callee) = call.expr()? else {
+        return None;
+    };
+    let path = callee.path()?;
+    let PathResolution::Def(ModuleDef::Function(function)) = sema.resolve_path(&path)? else {
+        return None;
+    };
+    let wanted = function.assoc_fn_params(sema.db).len();
+    let given = call.arg_list()?.args().count();
+    (wanted != given).then(|| {
+        format!(
+            "`{path}` takes {wanted} argument{}, the stub gives {given}",
+            if wanted == 1 { "" } else { "s" }
+        )
+    })
+}
+
+/// Why the stub `node` cannot be the function's value if its type is
+/// another type constructor than the return type (`Option<NonNull<u8>>`
+/// for `NonNull<u8>`): values of two different structs or enums never
+/// coerce to each other.
+fn other_type(
+    sema: &Semantics<'_, RootDatabase>,
+    node: &ra_ap_syntax::SyntaxNode,
+    target: ra_ap_hir::DisplayTarget,
+) -> Option<String> {
+    let expr = ast::Expr::cast(node.clone())?;
+    let function = node.ancestors().find_map(ast::Fn::cast)?;
+    let body = function.body()?;
+    // The stub is the function's whole value, not a part of it.
+    let value = body.stmt_list()?.tail_expr()?;
+    if value.syntax() != node || body.stmt_list()?.statements().next().is_some() {
+        return None;
+    }
+    if function.async_token().is_some() {
+        return None;
+    }
+    let returns = sema.to_def(&function)?.ret_type(sema.db);
+    let stub = sema.type_of_expr(&expr)?.original;
+    // Unknown type arguments do not matter: `Option<_>` is never a
+    // `NonNull<_>`, whatever the `_`.
+    let (stub_adt, returns_adt) = (stub.as_adt()?, returns.as_adt()?);
+    (stub_adt != returns_adt).then(|| {
+        format!(
+            "the stub builds a value of type `{}`, but the function returns `{}`",
+            stub_adt
+                .name(sema.db)
+                .display(sema.db, ra_ap_syntax::Edition::CURRENT),
+            returns.display(sema.db, target)
+        )
+    })
 }
 
 /// Why `path` (a path expression of the stub) names nothing, if it does:

@@ -190,6 +190,16 @@ impl Lab {
             BaselineMode::Skip => None,
         };
         drop(log);
+        // Taken before any mutant is tested: a mutant it rules out is
+        // never tested (one in code this target does not compile would
+        // otherwise pass as "missed").
+        let analysed = Self::receive(analysis, on_event);
+        let switched = self.rule_out(
+            mutants,
+            plan.switched.iter().copied(),
+            analysed.as_ref(),
+            on_event,
+        )?;
         let tests = SwitchedTests {
             lab: self,
             root: &root,
@@ -204,7 +214,6 @@ impl Lab {
             deferred: (self.options.doctests_alongside && baseline.is_some())
                 .then(|| Deferred::new(&log_path)),
         };
-        let switched: Vec<usize> = plan.switched.iter().copied().collect();
         tests.run(&switched, cancel, on_event)?;
         let failed_doctests = tests.deferred.as_ref().and_then(Deferred::failure);
         restore(&root, &files)?;
@@ -216,8 +225,12 @@ impl Lab {
             return Ok(None);
         }
         drop(baseline);
-        let alone =
-            self.rule_out_analysed(mutants, plan.alone.keys().copied(), analysis, on_event)?;
+        let alone = self.rule_out(
+            mutants,
+            plan.alone.keys().copied(),
+            analysed.as_ref(),
+            on_event,
+        )?;
         self.test_indices(mutants, &alone, &plan.alone, cancel, on_event)?;
         Ok(None)
     }
@@ -243,7 +256,8 @@ impl Lab {
             }
         }
         if !cancel.is_cancelled() {
-            let all = self.rule_out_analysed(mutants, 0..mutants.len(), analysis, on_event)?;
+            let analysed = Self::receive(analysis, on_event);
+            let all = self.rule_out(mutants, 0..mutants.len(), analysed.as_ref(), on_event)?;
             self.test_indices(mutants, &all, notes, cancel, on_event)?;
         }
         Ok(None)
@@ -522,7 +536,7 @@ impl Lab {
             scenario: Scenario::Baseline,
             log_path: log_path.to_owned(),
             phase_results: vec![build_phase.clone(), test_phase],
-            unviable_by_analysis: None,
+            judged: None,
         }))
     }
 
@@ -1019,7 +1033,7 @@ impl SwitchedTests<'_> {
                             argv,
                         },
                     ],
-                    unviable_by_analysis: None,
+                    judged: None,
                 })));
             }
             reach.insert(number, (duration, reached));
@@ -1153,7 +1167,7 @@ impl SwitchedTests<'_> {
             },
             log_path: log_path.clone(),
             phase_results,
-            unviable_by_analysis: None,
+            judged: None,
         })))
     }
 
