@@ -12,8 +12,7 @@
 //! `debug_assertions` (profiles can change it) and cfgs that build scripts
 //! or `RUSTFLAGS` set.
 
-use ra_ap_cfg::{CfgAtom, CfgOptions};
-use ra_ap_intern::Symbol;
+use ra_ap_hir::{CfgAtom, CfgOptions, Symbol};
 use ra_ap_syntax::ast::{self, CfgAtomKey};
 use ra_ap_syntax::{AstNode, AstToken, Edition, SourceFile};
 

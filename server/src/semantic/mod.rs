@@ -232,7 +232,9 @@ impl Model {
     /// the model does not hold are [`Prediction::Unknown`].
     pub fn predict<M: Borrow<Mutant>>(&mut self, mutants: &[M]) -> Vec<Prediction> {
         let mut predictions = Vec::with_capacity(mutants.len());
-        let mut current: Option<(FileId, std::sync::Arc<str>)> = None;
+        // The file being mutated: its original text, and that text's
+        // syntax errors (parsed once per file, not per mutant).
+        let mut current: Option<(FileId, std::sync::Arc<str>, Vec<String>)> = None;
         for mutant in mutants {
             let mutant = mutant.borrow();
             if !predict::may_be_unviable(mutant) {
@@ -243,31 +245,36 @@ impl Model {
                 predictions.push(Prediction::Unknown);
                 continue;
             };
-            if let Some((previous, original)) = current.take() {
-                if previous != file {
+            if current
+                .as_ref()
+                .is_some_and(|(previous, ..)| *previous != file)
+            {
+                if let Some((previous, original, _)) = current.take() {
                     self.set_text(previous, &original);
                 }
             }
+            let (_, _, errors) = current.get_or_insert_with(|| {
+                let original = mutant.source_file.code.clone();
+                let errors = predict::parse_errors(&original);
+                (file, original, errors)
+            });
             let mutated = mutant.mutated_code();
             self.set_text(file, &mutated);
-            current = Some((file, mutant.source_file.code.clone()));
             let prediction = ra_ap_hir::attach_db(&self.db, || {
-                predict::check(&self.db, file, &mutated, mutant, &self.trust)
+                predict::check(&self.db, (file, errors), &mutated, mutant, &self.trust)
             });
             predictions.push(prediction);
         }
-        if let Some((file, original)) = current {
+        if let Some((file, original, _)) = current {
             self.set_text(file, &original);
         }
         predictions
     }
-}
 
-impl Model {
     /// For each place, why its code is surely not compiled for this target
     /// and the run's features, or `None`.
     pub fn not_compiled(&self, places: &[CfgPlace]) -> Vec<Option<String>> {
-        let mut options: HashMap<&str, Option<ra_ap_cfg::CfgOptions>> = HashMap::new();
+        let mut options: HashMap<&str, Option<ra_ap_hir::CfgOptions>> = HashMap::new();
         places
             .iter()
             .map(|place| {
@@ -285,7 +292,7 @@ impl Model {
     /// The cfg options of a workspace package's crates (its targets share
     /// the target's cfgs and the features; they differ in `test`, which is
     /// not read).
-    fn package_cfg(&self, package: &str) -> Option<ra_ap_cfg::CfgOptions> {
+    fn package_cfg(&self, package: &str) -> Option<ra_ap_hir::CfgOptions> {
         let wanted = package.replace('-', "_");
         ra_ap_hir::attach_db(&self.db, || {
             Crate::all(&self.db).into_iter().find_map(|krate| {

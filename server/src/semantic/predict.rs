@@ -4,7 +4,7 @@
 use ra_ap_hir::{Crate, HirDisplay, ModuleDef, PathResolution, Semantics, Trait, Type};
 use ra_ap_ide_db::famous_defs::FamousDefs;
 use ra_ap_ide_db::{FileId, RootDatabase};
-use ra_ap_syntax::ast::HasArgList;
+use ra_ap_syntax::ast::{HasArgList, HasAttrs};
 use ra_ap_syntax::{ast, AstNode, TextRange, TextSize};
 
 use super::Trust;
@@ -35,15 +35,17 @@ pub(super) fn may_be_unviable(mutant: &Mutant) -> bool {
     }
 }
 
-/// Judges `mutant`, whose mutated text `mutated` the database holds as `file`.
+/// Judges `mutant`, whose mutated text `mutated` the database holds as
+/// `file`; `original_errors` are the syntax errors of the file unmutated
+/// (see [`parse_errors`]).
 pub(super) fn check(
     db: &RootDatabase,
-    file: FileId,
+    (file, original_errors): (FileId, &[String]),
     mutated: &str,
     mutant: &Mutant,
     trust: &Trust,
 ) -> Prediction {
-    if let Some(error) = new_parse_error(&mutant.source_file.code, mutated) {
+    if let Some(error) = new_parse_error(original_errors, mutated) {
         return Prediction::Unviable(format!("the mutated code does not parse ({error})"));
     }
     let sema = Semantics::new(db);
@@ -97,6 +99,13 @@ pub(super) fn check(
         .filter_map(ast::CallExpr::cast)
         .filter(|call| call.syntax().text() == DEFAULT_CALL)
     {
+        if in_const_fn(call.syntax()) && !uses_unstable_features(&sema, krate) {
+            return Prediction::Unviable(
+                "`Default::default()` cannot be called in a `const fn` (`Default` is not a \
+                 const trait on stable Rust)"
+                    .to_owned(),
+            );
+        }
         let Some(info) = sema.type_of_expr(&ast::Expr::CallExpr(call)) else {
             continue;
         };
@@ -111,22 +120,62 @@ pub(super) fn check(
     Prediction::Unknown
 }
 
-/// The first syntax error `mutated` has that `original` does not: an
-/// operator swapped for `<` or `<<` after a cast starts generic arguments.
-fn new_parse_error(original: &str, mutated: &str) -> Option<String> {
-    let errors = |text: &str| {
-        ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT)
-            .errors()
-            .into_iter()
-            .map(|error| error.to_string())
-            .collect::<Vec<_>>()
-    };
-    let before = errors(original);
-    let after = errors(mutated);
+/// The syntax errors of `text`, as rust-analyzer's parser words them.
+pub(super) fn parse_errors(text: &str) -> Vec<String> {
+    ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT)
+        .errors()
+        .into_iter()
+        .map(|error| error.to_string())
+        .collect()
+}
+
+/// The first syntax error `mutated` has that the original (with errors
+/// `before`) does not: an operator swapped for `<` or `<<` after a cast
+/// starts generic arguments.
+fn new_parse_error(before: &[String], mutated: &str) -> Option<String> {
+    let after = parse_errors(mutated);
     if after.len() <= before.len() {
         return None;
     }
     after.into_iter().find(|error| !before.contains(error))
+}
+
+/// Whether `node` is in the body of a `const fn` (not in a closure or
+/// an item nested in it).
+fn in_const_fn(node: &ra_ap_syntax::SyntaxNode) -> bool {
+    for ancestor in node.ancestors() {
+        if let Some(function) = ast::Fn::cast(ancestor.clone()) {
+            return function.const_token().is_some();
+        }
+        if ast::ClosureExpr::can_cast(ancestor.kind()) || ast::Item::can_cast(ancestor.kind()) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether the crate's root may enable an unstable feature that lets a
+/// `const fn` call trait methods (`#![feature(const_trait_impl)]`, also
+/// under `cfg_attr`): any feature named `const…` or `effects`.
+fn uses_unstable_features(sema: &Semantics<'_, RootDatabase>, krate: Crate) -> bool {
+    let root = sema.parse_guess_edition(krate.root_file(sema.db));
+    root.attrs()
+        .filter(|attr| attr.excl_token().is_some())
+        .any(|attr| {
+            let text: String = attr
+                .syntax()
+                .to_string()
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            text.split("feature(").skip(1).any(|list| {
+                list.split(')')
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .any(|name| name.starts_with("const") || name == "effects")
+            })
+        })
 }
 
 /// Why `call` cannot compile if its callee is a function that takes
