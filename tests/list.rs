@@ -1,13 +1,10 @@
 //! `mutiny list` end to end: the real binary on fixture crates.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(name)
-}
+mod support;
+use support::{assert_unchanged, copy_of, fixture, tree_snapshot};
 
 fn mutiny(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mutiny"))
@@ -275,4 +272,75 @@ fn cargo_mutiny_runs_mutiny_as_a_cargo_subcommand() {
         stderr(&bad)
     );
     assert!(stderr(&bad).contains("--no-such-flag"), "{}", stderr(&bad));
+}
+
+#[test]
+fn list_with_analysis_marks_code_not_compiled_for_this_target_and_leaves_the_tree_alone() {
+    let (_dir, root) = copy_of("cfg_targets");
+    let before = tree_snapshot(&root);
+    let output = list(&root, &["--analysis"]);
+    assert_ok(&output);
+    let text = stdout(&output);
+    // What follows each name: the analysis' verdict, if any.
+    let judged = |name: &str| -> String {
+        let line = text.lines().find(|line| line.starts_with(name));
+        let line = line.unwrap_or_else(|| panic!("{name} in\n{text}"));
+        line[name.len()..].to_owned()
+    };
+    assert_eq!(
+        judged("src/windows.rs:8:5: replace drive -> bool with true"),
+        "  [not compiled: src/windows.rs is declared under `cfg(windows)`, off for this target]"
+    );
+    assert_eq!(
+        judged("src/lib.rs:26:5: replace doubled -> u32 with 0"),
+        "  [not compiled: `cfg(feature = \"extra\")` is off for this target]"
+    );
+    // Compiled here: plain names, as `list` without `--analysis` prints them.
+    assert_eq!(
+        judged("src/unix.rs:3:5: replace platform -> &'static str with \"\""),
+        ""
+    );
+    assert_eq!(
+        judged("src/lib.rs:33:5: replace ordinary -> u32 with 0"),
+        ""
+    );
+    let plain = stdout(&list(&root, &[]));
+    assert_eq!(plain.lines().count(), text.lines().count());
+    assert!(
+        stderr(&output).contains("are in code not compiled for this target"),
+        "{}",
+        stderr(&output)
+    );
+
+    // With the feature on, its function is compiled; JSON says the rest.
+    let output = list(&root, &["--analysis", "--features", "extra", "--json"]);
+    assert_ok(&output);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let of = |name: &str| {
+        json.as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {json}"))
+            .get("judged")
+            .cloned()
+    };
+    assert_eq!(of("src/lib.rs:26:5: replace doubled -> u32 with 0"), None);
+    assert_eq!(
+        of("src/windows.rs:8:5: replace drive -> bool with true").unwrap()["verdict"],
+        "not_compiled"
+    );
+    // The analysis loaded a scratch copy: nothing was built or written here.
+    assert_unchanged(&root, &before);
+}
+
+#[test]
+fn list_feature_flags_need_analysis() {
+    let output = list(&fixture("cfg_targets"), &["--features", "extra"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--analysis"),
+        "{}",
+        stderr(&output)
+    );
 }

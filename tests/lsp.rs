@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 mod support;
-use support::{assert_unchanged, fixture, processes_of_tmpdir, tree_snapshot, EXAMPLE_MISSED};
+use support::{
+    assert_unchanged, copy_of, fixture, processes_of_tmpdir, tree_snapshot, EXAMPLE_MISSED,
+};
 
 /// Long enough for a cold build of a fixture and its mutants on 2 cores.
 const RESULTS_WAIT: Duration = Duration::from_secs(240);
@@ -255,27 +257,6 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     let mut body = vec![0; length?];
     reader.read_exact(&mut body).ok()?;
     serde_json::from_slice(&body).ok()
-}
-
-/// A copy of a fixture in a temporary directory.
-fn copy_of(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join(name);
-    copy_dir(&fixture(name), &root);
-    (dir, root)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// A copy of the example fixture and a server that has tested its

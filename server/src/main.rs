@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -10,17 +11,19 @@ use mutiny::config::Config;
 use mutiny::exit_code;
 use mutiny::filter::FilterPatterns;
 use mutiny::in_diff::ChangedLines;
+use mutiny::lab::{Analysis, Lab};
 use mutiny::list;
 use mutiny::mutate::Mutant;
-use mutiny::options::{Options, SelectionArgs};
+use mutiny::options::{self, LabArgs, Options, SelectionArgs};
 use mutiny::shard::{Shard, Sharding};
 use mutiny::sources;
 use mutiny::workspace::{PackageSelection, Workspace};
 
 mod cli {
+    pub mod analysis;
     pub mod run;
 }
-use cli::run;
+use cli::{analysis, run};
 
 /// Mutation testing for Rust, in the editor and in CI.
 #[derive(Parser, Debug)]
@@ -54,6 +57,18 @@ struct ListArgs {
     /// Print each mutant's diff after its name.
     #[arg(long)]
     diff: bool,
+    /// Load the workspace into rust-analyzer (from a scratch copy) and
+    /// mark the mutants that cannot compile and those in code not compiled
+    /// for this target and features, as `run` would judge them.
+    #[arg(long)]
+    analysis: bool,
+    /// Cargo features to enable, for `--analysis` (repeatable, or comma-separated).
+    #[arg(long, value_name = "FEATURES", requires = "analysis")]
+    features: Vec<String>,
+    #[arg(long, requires = "analysis")]
+    all_features: bool,
+    #[arg(long, requires = "analysis")]
+    no_default_features: bool,
 }
 
 /// Choosing the workspace, packages, files and mutants.
@@ -145,13 +160,57 @@ fn main() -> ExitCode {
 fn list_command(args: &ListArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
     let mutants = narrow(selected.mutants, &args.narrow, &selected.config)?;
+    let analysis = match args.analysis {
+        true => list_analysis(
+            args,
+            &selected.workspace,
+            &selected.config,
+            &mutants,
+            &selected.declarations,
+        )?,
+        false => None,
+    };
+    let judged = |index| analysis.as_ref().and_then(|a| a.judged(index));
     let output = if args.json {
-        list::to_json(&mutants) + "\n"
+        list::to_json_judged(&mutants, judged) + "\n"
     } else {
-        list::to_text(&mutants, args.diff)
+        list::to_text_judged(&mutants, args.diff, judged)
     };
     write_stdout(&output)?;
     Ok(exit_code::SUCCESS)
+}
+
+/// What rust-analyzer says of `mutants`, loaded from a scratch copy of
+/// the workspace (cargo may write there: build scripts run); its note goes
+/// to stderr. `None` when nothing needs judging.
+fn list_analysis(
+    args: &ListArgs,
+    workspace: &Workspace,
+    config: &Config,
+    mutants: &[Mutant],
+    declarations: &sources::Declarations,
+) -> Result<Option<Analysis>> {
+    let lab_args = LabArgs {
+        features: args.features.clone(),
+        all_features: args.all_features,
+        no_default_features: args.no_default_features,
+        ..LabArgs::default()
+    };
+    let lab = Lab::new(workspace, options::lab_options(&lab_args, config)?)?;
+    let mutants: Vec<Arc<Mutant>> = mutants.iter().cloned().map(Arc::new).collect();
+    let places = analysis::cfg_places(&mutants, declarations);
+    let Some((joined, received)) =
+        analysis::start_analysis(&lab, &mutants, places, analysis::Purpose::List)
+    else {
+        return Ok(None);
+    };
+    let analysed = received.recv().ok();
+    drop(joined);
+    drop(lab);
+    if let Some(analysed) = &analysed {
+        eprintln!("{}", analysed.note);
+    }
+    Ok(analysed)
 }
 
 /// The workspace, its config and the mutants the selection flags choose.

@@ -135,7 +135,7 @@ pub struct Analysis {
 
 impl Analysis {
     /// What the analysis says of the mutant at `index`, if anything.
-    fn judged(&self, index: usize) -> Option<Judged> {
+    pub fn judged(&self, index: usize) -> Option<Judged> {
         if let Some(why) = self.not_compiled.get(&index) {
             Some(Judged::NotCompiled(why.clone()))
         } else {
