@@ -170,6 +170,7 @@ def load_outcomes(directory):
     baseline = None
     verdicts = {}
     duplicates = 0
+    global UNBUILT_UNVIABLE
     for outcome in data.get("outcomes", []):
         scenario = outcome.get("scenario")
         summary = outcome.get("summary")
@@ -180,7 +181,13 @@ def load_outcomes(directory):
             if name in verdicts:
                 duplicates += 1
             verdicts[name] = summary
+            if summary == "Unviable" and not outcome.get("phase_results"):
+                UNBUILT_UNVIABLE.setdefault(directory, set()).add(name)
     return baseline, verdicts, duplicates
+
+
+# Per mutants.out parent: the unviable mutants judged without a build.
+UNBUILT_UNVIABLE = {}
 
 
 def format_counts(baseline, verdicts):
@@ -246,8 +253,14 @@ def compare_crate(crate, args, extra):
     # cargo-mutants waited for. Counted, not a disagreement.
     timeout_caught = [n for n in both
                       if cm_verdicts[n] == "Timeout" and mu_verdicts[n] == "CaughtMutant"]
-    disagree = [n for n in both if cm_verdicts[n] != mu_verdicts[n] and n not in timeout_caught]
-    agree = len(both) - len(disagree) - len(timeout_caught)
+    # Code this target never compiles: cargo-mutants can only miss its
+    # mutants, mutiny does not test them. Counted apart; "caught" there
+    # would mean mutiny's cfg evaluation is wrong.
+    not_compiled = [n for n in both
+                    if mu_verdicts[n] == "NotCompiled" and cm_verdicts[n] == "MissedMutant"]
+    disagree = [n for n in both if cm_verdicts[n] != mu_verdicts[n]
+                and n not in timeout_caught and n not in not_compiled]
+    agree = len(both) - len(disagree) - len(timeout_caught) - len(not_compiled)
     only_cm = [n for n in cm_verdicts if n not in mu_verdicts]
     only_mu = [n for n in mu_verdicts if n not in cm_verdicts]
     print(f"  both tested {len(both)}; same verdict {agree}; "
@@ -256,13 +269,15 @@ def compare_crate(crate, args, extra):
         print(f"  DISAGREE {n}: {CM} {cm_verdicts[n]}, {MU} {mu_verdicts[n]}")
     for n in timeout_caught:
         print(f"  timeout in {CM}, caught first by {MU}: {n}")
+    if not_compiled:
+        print(f"  not compiled for this target ({MU}), missed by {CM}: {len(not_compiled)}")
     for n in only_cm:
         print(f"  only {CM} ({cm_verdicts[n]}): {n}")
     for n in only_mu:
         print(f"  only {MU} ({mu_verdicts[n]}): {n}")
     if disagree:
         result = 1
-    missed_cm = {n for n in both if cm_verdicts[n] == "MissedMutant"}
+    missed_cm = {n for n in both if cm_verdicts[n] == "MissedMutant" and n not in not_compiled}
     missed_mu = {n for n in both if mu_verdicts[n] == "MissedMutant"}
     if missed_cm != missed_mu:
         result = 1
@@ -271,12 +286,19 @@ def compare_crate(crate, args, extra):
     paths = (f"switched {switched}, classic {classic}, build rounds {rounds}"
              if switched is not None else "all classic")
     print(f"  {MU} paths: {paths}, unreached (missed without a test run) {unreached}")
+    cm_unviable = sum(1 for v in cm_verdicts.values() if v == "Unviable")
+    mu_unviable = sum(1 for v in mu_verdicts.values() if v == "Unviable")
+    unbuilt = len(UNBUILT_UNVIABLE.get(dir_mu, ()))
+    built = mu_unviable - unbuilt
+    share = f"{100 * built / len(mu_verdicts):.1f}%" if mu_verdicts else "-"
+    print(f"  unviable: {CM} {cm_unviable} (all built); {MU} {mu_unviable}, "
+          f"{unbuilt} ruled out without a build, {built} built ({share} of all mutants)")
     rate = lambda count, secs: f"{count / secs:.2f}" if secs > 0 else "inf"
     print(f"  mutants/s: {CM} {rate(len(cm_verdicts), cm_time)}, {MU} {rate(len(mu_verdicts), mu_time)}")
     ratio = f"{mu_time / cm_time:.3f}x" if cm_time > 0 else "inf"
     print(f"{name}  cargo-mutants {cm_time:.1f}s  mutiny {mu_time:.1f}s  "
           f"ratio {ratio} (mutiny/cargo-mutants)  verdicts agree {agree}/{len(both)} "
-          f"(+{len(timeout_caught)} timeout→caught)  "
+          f"(+{len(timeout_caught)} timeout→caught, +{len(not_compiled)} not compiled)  "
           f"missed identical {'yes' if missed_cm == missed_mu else 'NO'} ({len(missed_mu)})")
     finish(tmp, args.keep)
     return result
