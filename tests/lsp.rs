@@ -1709,3 +1709,75 @@ fn the_tests_are_built_in_the_background_before_the_first_save() {
     assert_eq!(server.ends(), ["27 mutants tested, 11 missed"]);
     server.stop();
 }
+
+#[test]
+fn in_the_editor_code_this_target_does_not_compile_is_not_missed_until_the_analysis_is_turned_off()
+{
+    let (_dir, root) = copy_of("cfg_targets");
+    let mut server = Server::start();
+    server.initialize(&root);
+    // The model loads in the background (a save before it is ready is
+    // tested without it, every mutant built); requests are answered
+    // meanwhile, within the latency budget.
+    let lib = root.join("src/lib.rs");
+    let document = json!({"uri": uri(&lib), "languageId": "rust", "version": 1,
+                          "text": std::fs::read_to_string(&lib).unwrap()});
+    server.notify("textDocument/didOpen", json!({"textDocument": document}));
+    for line in 0..5 {
+        let asked = Instant::now();
+        let answer = server.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(&lib)}, "position": {"line": line, "character": 0}}),
+        );
+        assert!(answer.get("error").is_none(), "{answer}");
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{:?}",
+            asked.elapsed()
+        );
+    }
+    assert!(
+        !server.logged("rust-analyzer loaded the workspace"),
+        "the model was loaded before the requests: they did not test the latency while it loads"
+    );
+    server.wait_until("rust-analyzer's model", |s| {
+        s.logged("rust-analyzer loaded the workspace")
+    });
+    let windows = root.join("src/windows.rs");
+    let windows_key = uri(&windows);
+    server.save(&windows);
+    server.wait_until("the run of src/windows.rs", |s| s.ends().len() == 1);
+    assert_eq!(server.ends(), ["9 mutants tested, 0 missed"]);
+    assert_eq!(server.diagnostics[&windows_key], Vec::<Value>::new());
+
+    // In compiled code, a missed mutant's hover gives its function's return
+    // type as rust-analyzer resolves it: `Count` is `usize`.
+    server.save(&lib);
+    server.wait_until("the run of src/lib.rs", |s| s.ends().len() == 2);
+    let diagnostics = server.diagnostics[&uri(&lib)].clone();
+    let messages: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        ["missed mutant: replace length -> Count with Default::default() — tests still pass"]
+    );
+    let hover = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&lib)}, "position": diagnostics[0]["range"]["start"]}),
+    );
+    let text = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(text.contains("The function returns `usize`"), "{hover}");
+
+    // Turned off, the same code is tested as cargo-mutants does: all missed.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"mutiny": {"analysis": false}}}),
+    );
+    server.save(&windows);
+    server.wait_until("windows.rs tested without the analysis", |s| {
+        s.diagnostics.get(&windows_key).map_or(0, Vec::len) == 9
+    });
+    server.stop();
+}

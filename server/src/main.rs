@@ -198,9 +198,9 @@ fn list_analysis(
     };
     let lab = Lab::new(workspace, options::lab_options(&lab_args, config)?)?;
     let mutants: Vec<Arc<Mutant>> = mutants.iter().cloned().map(Arc::new).collect();
-    let places = analysis::cfg_places(&mutants, declarations);
+    let places = mutiny::semantic::cfg_places(&mutants, declarations);
     let Some((joined, received)) =
-        analysis::start_analysis(&lab, &mutants, places, analysis::Purpose::List)
+        analysis::start_analysis(&lab, &mutants, places, mutiny::semantic::Purpose::List)
     else {
         return Ok(None);
     };

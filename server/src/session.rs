@@ -17,6 +17,7 @@ use crate::lab::{Cancel, Event, Lab, LabOptions, Strategy};
 use crate::mutate::{self, Edition, Mutant, SourceFile};
 use crate::options::{Options, SelectionArgs};
 use crate::outcome::{ScenarioOutcome, Verdict};
+use crate::semantic::{self, Readiness, WarmModel};
 use crate::sources;
 use crate::workspace::{PackageSelection, Workspace};
 
@@ -39,6 +40,16 @@ pub struct Session {
     /// By the file's normalised relative path (`src/x.rs`), as a saved
     /// file's path gives it.
     owners: HashMap<String, FileOwner>,
+    /// How each file is declared (the cfgs on its `mod` chains).
+    declarations: sources::Declarations,
+    /// rust-analyzer's model of the lab's first scratch tree, when the
+    /// analysis is on. Declared before `lab`: dropped (joined) before the
+    /// tree it reads goes.
+    model: Option<WarmModel>,
+    /// Whether the analysis is wanted.
+    analysis: bool,
+    /// The model's readiness last told (`analysis_news`).
+    told: Option<Readiness>,
     lab: Option<Lab>,
     /// Packages whose unmutated tests passed on the scratch trees as they
     /// are now; emptied whenever a sync changes them.
@@ -87,6 +98,10 @@ impl Session {
             options,
             lab_options,
             owners: HashMap::new(),
+            declarations: sources::Declarations::default(),
+            model: None,
+            analysis: true,
+            told: None,
             lab: None,
             baseline_passed: HashSet::new(),
             function_texts: HashMap::new(),
@@ -144,6 +159,7 @@ impl Session {
                 (sources::file_key(&file.path), owner)
             })
             .collect();
+        self.declarations = discovered.declarations;
         Ok(())
     }
 
@@ -227,11 +243,18 @@ impl Session {
             // Any change can make the unmutated tests fail (a test
             // edited, or code it checks): the baseline must pass again
             // before a verdict means anything.
-            if !lab.sync()?.is_empty() {
+            let changed = lab.sync()?;
+            if !changed.is_empty() {
                 self.baseline_passed.clear();
+                self.follow_changes(&changed)?;
             }
         }
         self.lab()?;
+        // Judged on the model's thread while the lab builds; not at all
+        // while the model loads.
+        let analysed = self.model.as_ref().and_then(|model| {
+            model.judge(mutants, semantic::cfg_places(mutants, &self.declarations))
+        });
         let lab = self.lab.as_mut().expect("the lab is there");
         let compile_once = self.lab_options.strategy == Strategy::CompileOnce;
         // A failed baseline is retried on every call: the user may have
@@ -268,7 +291,7 @@ impl Session {
             on_event(event);
         };
         if compile_once {
-            if let Some(failed) = lab.run(mutants, None, cancel, &mut remember)? {
+            if let Some(failed) = lab.run(mutants, analysed, cancel, &mut remember)? {
                 return Ok(TestRun::BaselineFailed(failed));
             }
             self.baseline_passed.extend(untested);
@@ -292,8 +315,85 @@ impl Session {
             let lab = Lab::new(&self.workspace, self.lab_options.clone())?;
             lab.killers().learn(self.cache.killers().clone());
             self.lab = Some(lab);
+            self.start_model();
         }
         Ok(self.lab.as_mut().expect("the lab was just made"))
+    }
+
+    /// Starts loading rust-analyzer's model of the lab's scratch tree, if
+    /// the analysis is wanted and there is none. Only compile-once runs
+    /// take its verdicts.
+    fn start_model(&mut self) {
+        let wanted = self.analysis && self.lab_options.strategy == Strategy::CompileOnce;
+        match (&self.lab, &self.model) {
+            (Some(lab), None) if wanted => {
+                self.told = None;
+                self.model = Some(WarmModel::start(
+                    lab.scratch_root().to_owned(),
+                    lab.cargo_options().clone(),
+                    lab.analysis_build(),
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    /// Turns rust-analyzer's analysis on or off: off, the model goes (and
+    /// every mutant is built); on, it loads beside the lab.
+    pub fn set_analysis(&mut self, on: bool) {
+        self.analysis = on;
+        if on {
+            self.start_model();
+        } else {
+            self.model = None;
+        }
+    }
+
+    /// Files of the scratch tree changed (relative paths): the model takes
+    /// their text, and the map of declarations is redone (a `mod` line or
+    /// its cfg may have changed).
+    fn follow_changes(&mut self, changed: &[PathBuf]) -> Result<()> {
+        let Some(model) = &self.model else {
+            return Ok(());
+        };
+        let paths: Vec<String> = changed
+            .iter()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .collect();
+        let sources_changed = paths.iter().any(|p| p.ends_with(".rs"));
+        model.changed(paths);
+        if sources_changed {
+            self.map_files()?;
+        }
+        Ok(())
+    }
+
+    /// What changed about the model since last asked, in a line for the
+    /// user: loaded (and how long it took), or not to be had (and why).
+    pub fn analysis_news(&mut self) -> Option<String> {
+        let readiness = self.model.as_ref()?.readiness();
+        if self.told.as_ref() == Some(&readiness) {
+            return None;
+        }
+        self.told = Some(readiness.clone());
+        match readiness {
+            Readiness::Loading => None,
+            Readiness::Ready(took) => Some(format!(
+                "mutiny: rust-analyzer loaded the workspace in {:.1} s: mutants it shows \
+                 cannot compile, or whose code this target does not compile, are no longer built",
+                took.as_secs_f64()
+            )),
+            Readiness::Unavailable(why) => Some(format!("mutiny: {why}; every mutant is built")),
+        }
+    }
+
+    /// The return type of each mutant's function as rust-analyzer resolves
+    /// it, where the model is loaded and knows it.
+    pub fn return_types(&self, mutants: &[Arc<Mutant>]) -> Vec<Option<String>> {
+        match &self.model {
+            Some(model) => model.return_types(mutants),
+            None => vec![None; mutants.len()],
+        }
     }
 
     /// Copies the workspace and builds its unmutated tests there before
@@ -314,6 +414,8 @@ impl Session {
         if lab_options == self.lab_options {
             return;
         }
+        // The model reads the lab's tree: it goes first.
+        self.model = None;
         self.lab = None;
         self.baseline_passed.clear();
         self.context_fingerprints.clear();

@@ -10,6 +10,8 @@ export interface ServerSettings {
     testTool: 'cargo' | 'nextest' | null;
     additionalCargoArgs: string[];
     scope: 'file' | 'changedFunctions';
+    /** rust-analyzer's analysis: no build for mutants it rules out, resolved types in hovers. */
+    analysis: boolean;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
@@ -20,6 +22,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
     testTool: null,
     additionalCargoArgs: [],
     scope: 'changedFunctions',
+    analysis: true,
 };
 
 /** The keys of `ServerSettings`, which are also the `mutiny.<key>` settings. */
@@ -36,7 +39,7 @@ export const RESTART_KEYS = ['mutiny.server.path'];
  */
 export function serverSettings(config: { get(key: string): unknown }): ServerSettings {
     const value = (key: keyof ServerSettings): unknown => config.get(key);
-    const bool = (key: 'onSave' | 'onOpen'): boolean => {
+    const bool = (key: 'onSave' | 'onOpen' | 'analysis'): boolean => {
         const v = value(key);
         return typeof v === 'boolean' ? v : DEFAULT_SETTINGS[key];
     };
@@ -60,5 +63,6 @@ export function serverSettings(config: { get(key: string): unknown }): ServerSet
         testTool: oneOf('testTool', ['cargo', 'nextest'] as const, DEFAULT_SETTINGS.testTool),
         additionalCargoArgs: Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [],
         scope: oneOf('scope', ['file', 'changedFunctions'] as const, DEFAULT_SETTINGS.scope),
+        analysis: bool('analysis'),
     };
 }

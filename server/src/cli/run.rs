@@ -18,8 +18,9 @@ use mutiny::options::{self, LabArgs};
 use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
 
-use super::analysis::{cfg_places, start_analysis, Purpose};
+use super::analysis::start_analysis;
 use crate::{narrow, select_mutants, write_stdout, NarrowArgs, SelectArgs};
+use mutiny::semantic::{cfg_places, Purpose};
 
 /// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: i32 = 130;

@@ -22,6 +22,9 @@ pub struct Finding {
     /// Found before the latest change to the workspace: shown at once, and
     /// true until the mutant is tested again.
     pub earlier: bool,
+    /// The return type of the mutant's function as rust-analyzer resolves
+    /// it (aliases, `Self`, associated types), once the model gave it.
+    pub return_type: Option<String>,
 }
 
 impl Finding {
@@ -109,6 +112,7 @@ impl Documents {
             mutant: mutant.clone(),
             verdict,
             earlier: false,
+            return_type: None,
         });
         true
     }
@@ -123,9 +127,22 @@ impl Documents {
                 mutant,
                 verdict,
                 earlier: true,
+                return_type: None,
             })
             .collect();
         self.findings.insert(uri.to_owned(), findings);
+    }
+
+    /// Gives the findings of these mutants (by name) their resolved
+    /// return types.
+    pub fn set_return_types(&mut self, types: &HashMap<String, String>) {
+        for findings in self.findings.values_mut() {
+            for finding in findings.iter_mut() {
+                if let Some(resolved) = types.get(&finding.mutant.name) {
+                    finding.return_type = Some(resolved.clone());
+                }
+            }
+        }
     }
 
     /// Keeps only the findings `keep` accepts; the URIs that lost some.

@@ -40,6 +40,10 @@ pub struct Settings {
     pub scope: Scope,
     /// `compile-once` (default) or `classic`, as `mutiny run --strategy`.
     pub strategy: Option<String>,
+    /// rust-analyzer's analysis (default on): mutants it shows cannot
+    /// compile, or whose code this target does not compile, are not built;
+    /// hovers show resolved return types. Off, every mutant is built.
+    pub analysis: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +64,7 @@ impl Default for Settings {
             additional_cargo_args: Vec::new(),
             scope: Scope::ChangedFunctions,
             strategy: None,
+            analysis: true,
         }
     }
 }

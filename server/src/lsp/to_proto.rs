@@ -76,8 +76,15 @@ pub fn hover(index: &SourceIndex, finding: &Finding) -> Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
             value: format!(
-                "**{heading}** `{}`\n\n```diff\n{}```",
+                "**{heading}** `{}`\n\n{}```diff\n{}```",
                 mutant.name,
+                finding
+                    .return_type
+                    .as_ref()
+                    .map(|t| format!(
+                        "The function returns `{t}` (as rust-analyzer resolves it).\n\n"
+                    ))
+                    .unwrap_or_default(),
                 mutant.diff()
             ),
         }),

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc::UnboundedSender;
@@ -102,7 +102,17 @@ pub fn run(
         format!("mutiny: testing workspace {}", session.root().display()),
     );
     worker.restore(&mut session);
-    while let Ok(task) = tasks.recv() {
+    loop {
+        // Between tasks, news of rust-analyzer's model (loaded, or not to
+        // be had) is told as it happens.
+        let task = match tasks.recv_timeout(std::time::Duration::from_millis(500)) {
+            Ok(task) => task,
+            Err(RecvTimeoutError::Timeout) => {
+                worker.analysis_news(&mut session);
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
         let cancel = task.cancel().cloned();
         let handled = catch_unwind(AssertUnwindSafe(|| worker.handle(&mut session, task)));
         if let Some(cancel) = cancel {
@@ -268,6 +278,7 @@ impl Worker {
             Ok(options) => session.set_lab_options(options),
             Err(err) => self.show_once(format!("mutiny: bad settings: {err:#}")),
         }
+        session.set_analysis(self.settings.analysis);
     }
 
     /// Picks up an edited `.cargo/mutants.toml`: new filters and skip rules
@@ -525,6 +536,7 @@ impl Worker {
         } else {
             session.test(mutants, cancel, &mut on_event)
         };
+        self.analysis_news(session);
         let mut finished = false;
         let summary = match result {
             Ok(TestRun::BaselineFailed(outcome)) => {
@@ -534,6 +546,7 @@ impl Worker {
             Ok(TestRun::Done(outcomes)) => {
                 finished = true;
                 self.baseline_passed();
+                self.resolve_return_types(session, &outcomes);
                 let missed = outcomes
                     .iter()
                     .filter(|o| o.verdict() == Some(Verdict::Missed))
@@ -558,6 +571,42 @@ impl Worker {
             }),
         );
         finished
+    }
+
+    /// Says what changed about rust-analyzer's model: loaded, or not to be
+    /// had (shown to the user as well: the analysis is off until fixed).
+    fn analysis_news(&mut self, session: &mut Session) {
+        let Some(news) = session.analysis_news() else {
+            return;
+        };
+        self.log(MessageType::INFO, news.clone());
+        if news.contains("every mutant is built") {
+            let _ = self
+                .messages
+                .send(Message::Show(MessageType::WARNING, news));
+        }
+    }
+
+    /// Gives the batch's missed and timed-out mutants the return types
+    /// rust-analyzer resolves, for their hovers.
+    fn resolve_return_types(&self, session: &Session, outcomes: &[ScenarioOutcome]) {
+        let shown: Vec<Arc<Mutant>> = outcomes
+            .iter()
+            .filter(|o| o.verdict().is_some_and(super::findings::is_finding))
+            .filter_map(|o| match &o.scenario {
+                Scenario::Mutant { mutant, .. } => Some(mutant.clone()),
+                Scenario::Baseline => None,
+            })
+            .collect();
+        if shown.is_empty() {
+            return;
+        }
+        let types: HashMap<String, String> = shown
+            .iter()
+            .zip(session.return_types(&shown))
+            .filter_map(|(mutant, resolved)| Some((mutant.name.clone(), resolved?)))
+            .collect();
+        lock(&self.shared).documents.set_return_types(&types);
     }
 
     /// Sends the job's state, unless paused (the client was told so, and

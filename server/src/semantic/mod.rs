@@ -13,7 +13,9 @@
 //! [`Trust`] and `predict.rs`).
 
 mod cfg;
+mod judge;
 mod predict;
+mod warm;
 
 use std::borrow::Borrow;
 use std::collections::HashMap;
@@ -37,7 +39,9 @@ use crate::lab::cargo::CargoOptions;
 use crate::mutate::Mutant;
 
 pub use cfg::CfgPlace;
+pub use judge::{analyse, cfg_places, Purpose};
 pub use predict::Prediction;
+pub use warm::{Readiness, WarmModel};
 
 /// The workspace as rust-analyzer sees it.
 pub struct Model {
@@ -214,6 +218,36 @@ impl Model {
         let utf8 = Utf8PathBuf::from_path_buf(path).ok()?;
         let vfs_path = VfsPath::from(AbsPathBuf::assert(utf8));
         self.vfs.file_id(&vfs_path).map(|(id, _)| id)
+    }
+
+    /// Gives the model a file's new text (`relative` to the workspace
+    /// root); false when the model does not hold that file (a new file:
+    /// only loading again finds it).
+    pub fn update_file(&mut self, relative: &str, text: &str) -> bool {
+        let Some(file) = self.file_id(relative) else {
+            return false;
+        };
+        self.set_text(file, text);
+        true
+    }
+
+    /// The return type of each function-value mutant's function, as
+    /// rust-analyzer resolves it (aliases, `Self`, associated types);
+    /// `None` for other mutants and where the type is not fully known.
+    pub fn return_types<M: Borrow<Mutant>>(&self, mutants: &[M]) -> Vec<Option<String>> {
+        ra_ap_hir::attach_db(&self.db, || {
+            mutants
+                .iter()
+                .map(|mutant| {
+                    let mutant = mutant.borrow();
+                    if mutant.genre != crate::mutate::Genre::FnValue {
+                        return None;
+                    }
+                    let file = self.file_id(&mutant.source_file.path)?;
+                    predict::return_type(&self.db, file, mutant)
+                })
+                .collect()
+        })
     }
 
     fn set_text(&mut self, file: FileId, text: &str) {

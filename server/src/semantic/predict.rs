@@ -120,6 +120,28 @@ pub(super) fn check(
     Prediction::Unknown
 }
 
+/// The return type of the function `mutant` is in, displayed as the user
+/// would write it, if rust-analyzer knows it fully.
+pub(super) fn return_type(db: &RootDatabase, file: FileId, mutant: &Mutant) -> Option<String> {
+    let sema = Semantics::new(db);
+    let file = sema.attach_first_edition(file);
+    let source = sema.parse(file);
+    let offset = TextSize::new(u32::try_from(mutant.range.start).ok()?);
+    let function = source
+        .syntax()
+        .token_at_offset(offset)
+        .right_biased()?
+        .parent_ancestors()
+        .find_map(ast::Fn::cast)?;
+    let def = sema.to_def(&function)?;
+    let returns = def.ret_type(db);
+    if returns.contains_unknown() {
+        return None;
+    }
+    let target = def.module(db).krate(db).to_display_target(db);
+    Some(returns.display(db, target).to_string())
+}
+
 /// The syntax errors of `text`, as rust-analyzer's parser words them.
 pub(super) fn parse_errors(text: &str) -> Vec<String> {
     ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT)

@@ -12,7 +12,7 @@ local M = {}
 
 ---@class mutiny.Options
 ---@field cmd string[]? the server command (default `{ "mutiny", "lsp" }`)
----@field settings table? server settings (onSave, onOpen, jobs, timeoutMultiplier, testTool, additionalCargoArgs, scope)
+---@field settings table? server settings (onSave, onOpen, jobs, timeoutMultiplier, testTool, additionalCargoArgs, scope, analysis)
 ---@field filetypes string[]? (default `{ "rust" }`)
 ---@field codelens boolean? refresh code lenses on attach and when diagnostics change (default true)
 ---@field diff_split "split"|"vsplit"|"tab"? where the diff view opens (default "split")

@@ -15,6 +15,7 @@ test('settings default to the server defaults when nothing is set', () => {
         testTool: null,
         additionalCargoArgs: [],
         scope: 'changedFunctions',
+        analysis: true,
     });
 });
 
@@ -28,6 +29,7 @@ test('settings pass every server key through and leave out the client-only ones'
         testTool: 'nextest',
         additionalCargoArgs: ['--features', 'x'],
         scope: 'file',
+        analysis: false,
     };
     const settings = serverSettings(config(values));
     assert.deepEqual(settings, {
@@ -38,6 +40,7 @@ test('settings pass every server key through and leave out the client-only ones'
         testTool: 'nextest',
         additionalCargoArgs: ['--features', 'x'],
         scope: 'file',
+        analysis: false,
     });
     assert.deepEqual(Object.keys(settings).sort(), [...SERVER_KEYS].sort());
 });
@@ -51,6 +54,7 @@ test('settings of the wrong type fall back to the defaults instead of reaching t
             testTool: 'make',
             additionalCargoArgs: ['--offline', 7],
             scope: 'everything',
+            analysis: 'off',
         }),
     );
     assert.deepEqual(settings, { ...DEFAULT_SETTINGS, additionalCargoArgs: ['--offline'] });
