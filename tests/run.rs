@@ -1109,7 +1109,7 @@ fn the_test_that_caught_a_functions_mutant_runs_first_in_the_next_run() {
 
 /// The semantics fixture's mutants that rust-analyzer shows cannot compile,
 /// with what each log must say.
-const SEMANTICS_UNVIABLE: [(&str, &str); 11] = [
+const SEMANTICS_UNVIABLE: [(&str, &str); 14] = [
     (
         "src/lib.rs:27:9: replace Version::bumped -> Self with Default::default()",
         "`Version` does not implement `Default`",
@@ -1154,6 +1154,18 @@ const SEMANTICS_UNVIABLE: [(&str, &str); 11] = [
         "src/lib.rs:86:5: replace empty_tally -> Tally with Default::default()",
         "`Default::default()` cannot be called in a `const fn`",
     ),
+    (
+        "src/lib.rs:92:12: replace * with + in twice",
+        "`Duration` does not implement `Add<u32>`, which `+` needs",
+    ),
+    (
+        "src/lib.rs:97:28: replace + with - in greeting",
+        "`String` does not implement `Sub<&str>`, which `-` needs",
+    ),
+    (
+        "src/lib.rs:97:28: replace + with * in greeting",
+        "`String` does not implement `Mul<&str>`, which `*` needs",
+    ),
 ];
 
 #[test]
@@ -1183,7 +1195,7 @@ fn stubs_rust_analyzer_shows_cannot_compile_are_unviable_without_a_build() {
     }
     assert!(
         run.stdout()
-            .contains("rust-analyzer: 11 mutants cannot compile and are not built"),
+            .contains("rust-analyzer: 14 mutants cannot compile and are not built"),
         "{}",
         run.stdout()
     );
@@ -1330,7 +1342,7 @@ fn paths_that_do_not_resolve_are_unviable_without_a_build_unless_a_glob_could_br
     }
     assert!(
         run.stdout()
-            .contains("rust-analyzer: 11 mutants cannot compile and are not built"),
+            .contains("rust-analyzer: 14 mutants cannot compile and are not built"),
         "{}",
         run.stdout()
     );

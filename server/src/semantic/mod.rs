@@ -14,6 +14,7 @@
 
 mod cfg;
 mod judge;
+mod operator;
 mod predict;
 mod warm;
 
@@ -231,10 +232,29 @@ impl Model {
         true
     }
 
+    /// Gives the database the original text of each file the mutants are
+    /// in. It may hold others: it loaded a scratch tree that a switched
+    /// build may have rewritten meanwhile.
+    fn hold_originals<M: Borrow<Mutant>>(&mut self, mutants: &[M]) {
+        let mut originals: Vec<(FileId, std::sync::Arc<str>)> = Vec::new();
+        for mutant in mutants {
+            let source = &mutant.borrow().source_file;
+            if let Some(file) = self.file_id(&source.path) {
+                if !originals.iter().any(|(seen, _)| *seen == file) {
+                    originals.push((file, source.code.clone()));
+                }
+            }
+        }
+        for (file, code) in originals {
+            self.set_text(file, &code);
+        }
+    }
+
     /// The return type of each function-value mutant's function, as
     /// rust-analyzer resolves it (aliases, `Self`, associated types);
     /// `None` for other mutants and where the type is not fully known.
-    pub fn return_types<M: Borrow<Mutant>>(&self, mutants: &[M]) -> Vec<Option<String>> {
+    pub fn return_types<M: Borrow<Mutant>>(&mut self, mutants: &[M]) -> Vec<Option<String>> {
+        self.hold_originals(mutants);
         ra_ap_hir::attach_db(&self.db, || {
             mutants
                 .iter()
@@ -259,18 +279,39 @@ impl Model {
     /// Whether any of `mutants` is of a kind the analysis judges: without
     /// one, loading the model is wasted.
     pub fn judges_any<M: Borrow<Mutant>>(mutants: &[M]) -> bool {
-        mutants.iter().any(|m| predict::may_be_unviable(m.borrow()))
+        mutants
+            .iter()
+            .any(|m| predict::may_be_unviable(m.borrow()) || operator::swaps_trait(m.borrow()))
     }
 
     /// Predicts, for each mutant, whether it can compile. Mutants of a file
     /// the model does not hold are [`Prediction::Unknown`].
     pub fn predict<M: Borrow<Mutant>>(&mut self, mutants: &[M]) -> Vec<Prediction> {
+        // Operator swaps first, on the original texts.
+        self.hold_originals(mutants);
+        let operators: Vec<Option<Prediction>> = ra_ap_hir::attach_db(&self.db, || {
+            mutants
+                .iter()
+                .map(|mutant| {
+                    let mutant = mutant.borrow();
+                    if !operator::swaps_trait(mutant) {
+                        return None;
+                    }
+                    let file = self.file_id(&mutant.source_file.path)?;
+                    Some(operator::check(&self.db, file, mutant, &self.trust))
+                })
+                .collect()
+        });
         let mut predictions = Vec::with_capacity(mutants.len());
         // The file being mutated: its original text, and that text's
         // syntax errors (parsed once per file, not per mutant).
         let mut current: Option<(FileId, std::sync::Arc<str>, Vec<String>)> = None;
-        for mutant in mutants {
+        for (mutant, operator) in mutants.iter().zip(operators) {
             let mutant = mutant.borrow();
+            if let Some(Prediction::Unviable(why)) = operator {
+                predictions.push(Prediction::Unviable(why));
+                continue;
+            }
             if !predict::may_be_unviable(mutant) {
                 predictions.push(Prediction::Unknown);
                 continue;

@@ -369,7 +369,7 @@ fn reaches_proc_macros(db: &RootDatabase, krate: Crate) -> bool {
 
 /// Whether rust-analyzer sees every impl that could apply to `ty`: a "no"
 /// for it is then believed.
-fn definite(db: &RootDatabase, ty: &Type<'_>, trust: &Trust) -> bool {
+pub(super) fn definite(db: &RootDatabase, ty: &Type<'_>, trust: &Trust) -> bool {
     if ty.as_type_param(db).is_some() {
         // Only its bounds (in sight, in the function's where clauses) give it traits.
         return true;

@@ -188,7 +188,7 @@ fn serve(loader: &Loader, readiness: &Mutex<Readiness>, requests: &Receiver<Requ
                 let _ = reply.send(analysis);
             }
             Request::ReturnTypes { mutants, reply } => {
-                let types = match &model {
+                let types = match &mut model {
                     Some(model) => model.return_types(&mutants),
                     None => vec![None; mutants.len()],
                 };
