@@ -190,9 +190,14 @@ impl Server {
     }
 
     fn initialize_with(&mut self, root: &Path, options: Value) {
+        self.initialize_as(root, options, json!({}));
+    }
+
+    /// Initializes as a client with these capabilities.
+    fn initialize_as(&mut self, root: &Path, options: Value, capabilities: Value) {
         let answer = self.request(
             "initialize",
-            json!({"processId": null, "rootUri": uri(root), "capabilities": {},
+            json!({"processId": null, "rootUri": uri(root), "capabilities": capabilities,
                    "initializationOptions": options}),
         );
         assert!(
@@ -1778,6 +1783,92 @@ fn in_the_editor_code_this_target_does_not_compile_is_not_missed_until_the_analy
     server.save(&windows);
     server.wait_until("windows.rs tested without the analysis", |s| {
         s.diagnostics.get(&windows_key).map_or(0, Vec::len) == 9
+    });
+    server.stop();
+}
+
+/// Rewrites the example's `src/lib.rs` as a tool outside the editor would:
+/// a new first line moves everything down, and `compatible`'s text
+/// changes (its three missed mutants no longer apply).
+fn rewrite_outside_the_editor(lib: &Path) {
+    let text = std::fs::read_to_string(lib).unwrap();
+    let text = format!("// formatted elsewhere\n{text}").replace(
+        "        version.major == required.major\n",
+        "        required.major == version.major\n",
+    );
+    std::fs::write(lib, text).unwrap();
+}
+
+/// The example's findings after `rewrite_outside_the_editor`: eight
+/// earlier results, `is_stable`'s now on line 31 (0-based 30).
+fn assert_findings_follow_the_rewrite(server: &Server, key: &str) {
+    let diagnostics = &server.diagnostics[key];
+    assert_eq!(diagnostics.len(), 8, "{diagnostics:?}");
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| !d["message"].as_str().unwrap().contains("in compatible")),
+        "{diagnostics:?}"
+    );
+    let lines: Vec<u64> = diagnostics
+        .iter()
+        .map(|d| d["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    assert!(lines.contains(&30), "{lines:?}");
+    assert!(!lines.contains(&29), "{lines:?}");
+}
+
+#[test]
+fn files_changed_outside_the_editor_reach_the_findings_through_the_clients_watcher() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut server = Server::start();
+    let capabilities =
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    server.initialize_as(&root, Value::Null, capabilities);
+    server.wait_until("the watcher's registration", |s| {
+        s.notifications.iter().any(|m| {
+            m["method"] == "client/registerCapability"
+                && m["params"]["registrations"][0]["method"] == "workspace/didChangeWatchedFiles"
+        })
+    });
+    server.save(&lib);
+    server.wait_until("the file's run", |s| s.ends().len() == 1);
+    assert_eq!(server.diagnostics[&key].len(), 11);
+    rewrite_outside_the_editor(&lib);
+    server.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": key, "type": 2}]}),
+    );
+    server.wait_until("the findings to follow the change", |s| {
+        s.diagnostics[&key].len() == 8
+    });
+    assert_findings_follow_the_rewrite(&server, &key);
+    // Nothing was tested: the user has not saved.
+    assert_eq!(server.ends().len(), 1);
+    server.stop();
+}
+
+#[test]
+fn files_changed_outside_the_editor_reach_the_findings_without_a_client_watcher() {
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.save(&lib);
+    server.wait_until("the file's run", |s| s.ends().len() == 1);
+    assert_eq!(server.diagnostics[&key].len(), 11);
+    rewrite_outside_the_editor(&lib);
+    server.wait_until("the server to see the change itself", |s| {
+        s.diagnostics[&key].len() == 8
+    });
+    assert_findings_follow_the_rewrite(&server, &key);
+    // A file deleted outside the editor takes its findings with it.
+    std::fs::remove_file(&lib).unwrap();
+    server.wait_until("the deleted file's findings to go", |s| {
+        s.diagnostics[&key].is_empty()
     });
     server.stop();
 }

@@ -368,6 +368,21 @@ impl Session {
         Ok(())
     }
 
+    /// Brings the scratch copy (and with it rust-analyzer's model) up to
+    /// date with files changed outside the editor; nothing if there is no
+    /// lab yet (it copies the tree as it is when made).
+    pub fn follow_external_changes(&mut self) -> Result<()> {
+        let Some(lab) = &mut self.lab else {
+            return Ok(());
+        };
+        let changed = lab.sync()?;
+        if !changed.is_empty() {
+            self.baseline_passed.clear();
+            self.follow_changes(&changed)?;
+        }
+        Ok(())
+    }
+
     /// What changed about the model since last asked, in a line for the
     /// user: loaded (and how long it took), or not to be had (and why).
     pub fn analysis_news(&mut self) -> Option<String> {

@@ -10,6 +10,7 @@ mod input;
 mod publish;
 mod settings;
 mod to_proto;
+mod watch;
 mod worker;
 
 use std::collections::HashMap;
@@ -26,12 +27,13 @@ use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
     CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CodeActionResponse,
     CodeLens, CodeLensOptions, CodeLensParams, DidChangeConfigurationParams,
+    DidChangeWatchedFilesParams, DidChangeWatchedFilesRegistrationOptions,
     DidOpenTextDocumentParams, DidSaveTextDocumentParams, ExecuteCommandOptions,
-    ExecuteCommandParams, Hover, HoverParams, HoverProviderCapability, InitializeParams,
-    InitializeResult, InitializedParams, LSPAny, MessageType, NumberOrString, SaveOptions,
-    ServerCapabilities, ServerInfo, ShowDocumentParams, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
-    WorkDoneProgressCancelParams,
+    ExecuteCommandParams, FileSystemWatcher, GlobPattern, Hover, HoverParams,
+    HoverProviderCapability, InitializeParams, InitializeResult, InitializedParams, LSPAny,
+    MessageType, NumberOrString, Registration, SaveOptions, ServerCapabilities, ServerInfo,
+    ShowDocumentParams, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, Uri, WorkDoneProgressCancelParams,
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
@@ -195,6 +197,9 @@ struct Engine {
     shared: Arc<Mutex<Shared>>,
     tasks: Mutex<Option<std::sync::mpsc::Sender<Task>>>,
     worker: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Watches the workspace where the client does not (it holds a sender
+    /// of the queue: it goes before the queue closes).
+    watcher: Mutex<Option<watch::Watcher>>,
 }
 
 impl Engine {
@@ -208,6 +213,7 @@ impl Engine {
     /// then deletes its scratch trees.
     fn stop(&self) {
         self.cancel_all();
+        lock(&self.watcher).take();
         lock(&self.tasks).take();
         let worker = lock(&self.worker).take();
         if let Some(handle) = worker {
@@ -225,6 +231,9 @@ struct Backend {
     settings: Mutex<Settings>,
     /// Whether the client takes `workspace/codeLens/refresh`.
     code_lens_refresh: AtomicBool,
+    /// Whether the client watches files for us when asked
+    /// (`workspace/didChangeWatchedFiles` registered dynamically).
+    client_watches: AtomicBool,
 }
 
 impl Backend {
@@ -237,6 +246,7 @@ impl Backend {
             messages: Mutex::new(None),
             settings: Mutex::new(Settings::default()),
             code_lens_refresh: AtomicBool::new(false),
+            client_watches: AtomicBool::new(false),
         }
     }
 
@@ -423,6 +433,44 @@ impl Backend {
             .await;
     }
 
+    /// Has files changed outside the editor reported to the worker: by
+    /// the client, asked to watch them, or by a watcher of our own.
+    fn watch_files(&self, root: &std::path::Path, tasks: &std::sync::mpsc::Sender<Task>) {
+        if self.client_watches.load(Ordering::SeqCst) {
+            let watchers = watch::GLOBS
+                .iter()
+                .map(|glob| FileSystemWatcher {
+                    glob_pattern: GlobPattern::String((*glob).to_owned()),
+                    kind: None,
+                })
+                .collect();
+            let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+            let registration = Registration {
+                id: "mutiny-watched-files".to_owned(),
+                method: "workspace/didChangeWatchedFiles".to_owned(),
+                register_options: serde_json::to_value(options).ok(),
+            };
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                let _ = client.register_capability(vec![registration]).await;
+            });
+            return;
+        }
+        let tasks = tasks.clone();
+        match watch::watch(root, move |paths| {
+            let _ = tasks.send(Task::Changed { paths });
+        }) {
+            Ok(watcher) => *lock(&self.engine.watcher) = Some(watcher),
+            Err(err) => self.send_message(Message::Log(
+                MessageType::WARNING,
+                format!(
+                    "mutiny: cannot watch {} for changes made outside the editor: {err}",
+                    root.display()
+                ),
+            )),
+        }
+    }
+
     fn send_task(&self, task: Task) {
         if let Some(tasks) = lock(&self.engine.tasks).as_ref() {
             let _ = tasks.send(task);
@@ -555,6 +603,14 @@ impl LanguageServer for Backend {
             .unwrap_or(false);
         self.code_lens_refresh
             .store(code_lens_refresh, Ordering::SeqCst);
+        let client_watches = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|c| c.dynamic_registration)
+            .unwrap_or(false);
+        self.client_watches.store(client_watches, Ordering::SeqCst);
         match Settings::from_json(params.initialization_options.as_ref()) {
             Ok(settings) => *lock(&self.settings) = settings,
             Err(err) => return Err(jsonrpc::Error::invalid_params(err)),
@@ -604,6 +660,7 @@ impl LanguageServer for Backend {
             return;
         };
         let (tasks, task_receiver) = std::sync::mpsc::channel();
+        self.watch_files(&root, &tasks);
         let shared = self.shared.clone();
         let settings = lock(&self.settings).clone();
         let handle = std::thread::Builder::new()
@@ -649,6 +706,24 @@ impl LanguageServer for Backend {
                 Err(err) => {
                     self.send_message(Message::Show(MessageType::ERROR, format!("mutiny: {err}")))
                 }
+            }
+        })
+        .await
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        self.guard_notification("workspace/didChangeWatchedFiles", async move {
+            let Some(root) = lock(&self.root).clone() else {
+                return;
+            };
+            let paths: Vec<PathBuf> = params
+                .changes
+                .iter()
+                .filter_map(|change| change.uri.to_file_path().map(|p| p.into_owned()))
+                .filter(|path| watch::relevant(&root, path))
+                .collect();
+            if !paths.is_empty() {
+                self.send_task(Task::Changed { paths });
             }
         })
         .await

@@ -38,6 +38,8 @@ pub enum Task {
     WarmUp { cancel: Cancel },
     /// New settings.
     Configure(Box<Settings>),
+    /// These files changed outside the editor (absolute paths).
+    Changed { paths: Vec<PathBuf> },
 }
 
 impl Task {
@@ -48,7 +50,7 @@ impl Task {
             | Task::TestWorkspace { cancel }
             | Task::Retest { cancel, .. }
             | Task::WarmUp { cancel } => Some(cancel),
-            Task::Configure(_) => None,
+            Task::Configure(_) | Task::Changed { .. } => None,
         }
     }
 }
@@ -231,6 +233,7 @@ impl Worker {
                 self.settings = *settings;
                 self.configure(session);
             }
+            Task::Changed { paths } => self.changed_outside(session, &paths),
             Task::WarmUp { cancel } => match session.warm_up(&cancel) {
                 Ok(Some(took)) => {
                     let text = format!(
@@ -242,6 +245,53 @@ impl Worker {
                 Ok(None) => {}
                 Err(err) => self.log(MessageType::WARNING, format!("mutiny: warm-up: {err:#}")),
             },
+        }
+    }
+
+    /// Files changed outside the editor: the scratch copy and
+    /// rust-analyzer's model take them, and each changed file's findings
+    /// become what still applies to its new text (earlier verdicts of
+    /// unchanged functions, at their new places; none for a file gone).
+    /// Nothing is tested until the user saves.
+    fn changed_outside(&mut self, session: &mut Session, paths: &[PathBuf]) {
+        if let Err(err) = session.follow_external_changes() {
+            self.log(MessageType::WARNING, format!("mutiny: {err:#}"));
+        }
+        let mut changed = Vec::new();
+        for path in paths {
+            let (Some(relative), Some(uri)) =
+                (session.relative_path(path), Uri::from_file_path(path))
+            else {
+                continue;
+            };
+            let key = uri.to_string();
+            let earlier: Vec<(Arc<Mutant>, Verdict)> = lock(&self.shared)
+                .documents
+                .findings(&key)
+                .iter()
+                .map(|f| (f.mutant.clone(), f.verdict))
+                .collect();
+            if earlier.is_empty() {
+                continue;
+            }
+            let carried = match session.mutants_of(&relative) {
+                Ok(found) => session.carry(&found, &earlier),
+                // Gone (or unreadable, or mid-edit): nothing of it applies.
+                Err(_) => Vec::new(),
+            };
+            lock(&self.shared).documents.replace(&key, carried);
+            changed.push(key);
+        }
+        if !changed.is_empty() {
+            let text = format!(
+                "mutiny: {} changed outside the editor; findings that no longer apply were removed",
+                match changed.as_slice() {
+                    [one] => one.clone(),
+                    many => format!("{} files", many.len()),
+                }
+            );
+            self.log(MessageType::INFO, text);
+            self.publish(&changed);
         }
     }
 
