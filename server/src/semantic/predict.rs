@@ -92,7 +92,16 @@ pub(super) fn check(
             return Prediction::Unviable(why);
         }
     }
-    if let Some(why) = stub.and_then(|stub| other_type(&sema, &stub, target)) {
+    if let Some(why) = stub
+        .as_ref()
+        .and_then(|stub| other_type(&sema, stub, target))
+    {
+        return Prediction::Unviable(why);
+    }
+    if let Some(why) = stub
+        .as_ref()
+        .and_then(|stub| no_from_integer(&sema, stub, krate, trust))
+    {
         return Prediction::Unviable(why);
     }
     for call in nodes()
@@ -233,17 +242,7 @@ fn other_type(
     target: ra_ap_hir::DisplayTarget,
 ) -> Option<String> {
     let expr = ast::Expr::cast(node.clone())?;
-    let function = node.ancestors().find_map(ast::Fn::cast)?;
-    let body = function.body()?;
-    // The stub is the function's whole value, not a part of it.
-    let value = body.stmt_list()?.tail_expr()?;
-    if value.syntax() != node || body.stmt_list()?.statements().next().is_some() {
-        return None;
-    }
-    if function.async_token().is_some() {
-        return None;
-    }
-    let returns = sema.to_def(&function)?.ret_type(sema.db);
+    let returns = whole_value_of(sema, node)?;
     let stub = sema.type_of_expr(&expr)?.original;
     // Unknown type arguments do not matter: `Option<_>` is never a
     // `NonNull<_>`, whatever the `_`.
@@ -257,6 +256,80 @@ fn other_type(
             returns.display(sema.db, target)
         )
     })
+}
+
+/// The return type of the function whose whole value `node` is: its body
+/// holds only this expression (and it is not `async`).
+fn whole_value_of<'db>(
+    sema: &Semantics<'db, RootDatabase>,
+    node: &ra_ap_syntax::SyntaxNode,
+) -> Option<Type<'db>> {
+    let function = node.ancestors().find_map(ast::Fn::cast)?;
+    let body = function.body()?;
+    let value = body.stmt_list()?.tail_expr()?;
+    if value.syntax() != node || body.stmt_list()?.statements().next().is_some() {
+        return None;
+    }
+    if function.async_token().is_some() {
+        return None;
+    }
+    Some(sema.to_def(&function)?.ret_type(sema.db))
+}
+
+/// Why a stub `T::from(0)` (the function's whole value) cannot compile:
+/// the return type implements `From` only for types an integer literal
+/// cannot be (`NonNull<u8>`: from references).
+fn no_from_integer(
+    sema: &Semantics<'_, RootDatabase>,
+    node: &ra_ap_syntax::SyntaxNode,
+    krate: Crate,
+    trust: &Trust,
+) -> Option<String> {
+    let call = ast::CallExpr::cast(node.clone())?;
+    let ast::Expr::PathExpr(callee) = call.expr()? else {
+        return None;
+    };
+    let path = callee.path()?;
+    if path.qualifier().is_none() || path.segment()?.name_ref()?.text() != "from" {
+        return None;
+    }
+    let mut args = call.arg_list()?.args();
+    let (Some(ast::Expr::Literal(literal)), None) = (args.next(), args.next()) else {
+        return None;
+    };
+    if !matches!(literal.kind(), ast::LiteralKind::IntNumber(_)) {
+        return None;
+    }
+    let db = sema.db;
+    let returns = whole_value_of(sema, node)?;
+    let adt = returns.as_adt()?;
+    if returns.contains_unknown() || !trusted(db, adt.module(db).krate(db), trust) {
+        return None;
+    }
+    let from = FamousDefs(sema, krate).core_convert_From()?;
+    for imp in ra_ap_hir::Impl::all_for_type(db, returns.clone()) {
+        if imp.trait_(db) != Some(from) {
+            continue;
+        }
+        let source = imp.trait_ref(db)?.get_type_argument(1)?;
+        // Only a type an integer surely is not rules the impl out.
+        let not_an_integer = source.as_reference_inner().is_some()
+            || source.as_adt().is_some()
+            || source.is_never()
+            || source.is_unit()
+            || source.is_tuple()
+            || source.is_bool()
+            || source.is_char()
+            || source.is_str();
+        if !not_an_integer {
+            return None;
+        }
+    }
+    let name = adt.name(db);
+    Some(format!(
+        "`{}` implements `From` for no integer type",
+        name.display(db, ra_ap_syntax::Edition::CURRENT)
+    ))
 }
 
 /// Why `path` (a path expression of the stub) names nothing, if it does:
