@@ -13,6 +13,7 @@
 //! [`Trust`] and `predict.rs`).
 
 mod cfg;
+mod consts;
 mod judge;
 mod operator;
 mod predict;
@@ -287,32 +288,36 @@ impl Model {
     /// Predicts, for each mutant, whether it can compile. Mutants of a file
     /// the model does not hold are [`Prediction::Unknown`].
     pub fn predict<M: Borrow<Mutant>>(&mut self, mutants: &[M]) -> Vec<Prediction> {
-        // Operator swaps first, on the original texts.
+        // Operator swaps first, on the original texts; and whether the
+        // constants mutants are in evaluate unmutated.
         self.hold_originals(mutants);
-        let operators: Vec<Option<Prediction>> = ra_ap_hir::attach_db(&self.db, || {
-            mutants
-                .iter()
-                .map(|mutant| {
-                    let mutant = mutant.borrow();
-                    if !operator::swaps_trait(mutant) {
-                        return None;
-                    }
-                    let file = self.file_id(&mutant.source_file.path)?;
-                    Some(operator::check(&self.db, file, mutant, &self.trust))
-                })
-                .collect()
-        });
+        let (operators, constants): (Vec<Option<Prediction>>, Vec<bool>) =
+            ra_ap_hir::attach_db(&self.db, || {
+                mutants
+                    .iter()
+                    .map(|mutant| {
+                        let mutant = mutant.borrow();
+                        let Some(file) = self.file_id(&mutant.source_file.path) else {
+                            return (None, false);
+                        };
+                        let operator = operator::swaps_trait(mutant)
+                            .then(|| operator::check(&self.db, file, mutant, &self.trust));
+                        let constant = consts::original_evaluates(&self.db, file, mutant);
+                        (operator, constant == Some(true))
+                    })
+                    .unzip()
+            });
         let mut predictions = Vec::with_capacity(mutants.len());
         // The file being mutated: its original text, and that text's
         // syntax errors (parsed once per file, not per mutant).
         let mut current: Option<(FileId, std::sync::Arc<str>, Vec<String>)> = None;
-        for (mutant, operator) in mutants.iter().zip(operators) {
+        for ((mutant, operator), in_constant) in mutants.iter().zip(operators).zip(constants) {
             let mutant = mutant.borrow();
             if let Some(Prediction::Unviable(why)) = operator {
                 predictions.push(Prediction::Unviable(why));
                 continue;
             }
-            if !predict::may_be_unviable(mutant) {
+            if !predict::may_be_unviable(mutant) && !in_constant {
                 predictions.push(Prediction::Unknown);
                 continue;
             }
@@ -336,7 +341,15 @@ impl Model {
             let mutated = mutant.mutated_code();
             self.set_text(file, &mutated);
             let prediction = ra_ap_hir::attach_db(&self.db, || {
-                predict::check(&self.db, (file, errors), &mutated, mutant, &self.trust)
+                let checked =
+                    predict::check(&self.db, (file, errors), &mutated, mutant, &self.trust);
+                match checked {
+                    Prediction::Unknown if in_constant => {
+                        consts::evaluation_panics(&self.db, file, mutant)
+                            .map_or(Prediction::Unknown, Prediction::Unviable)
+                    }
+                    other => other,
+                }
             });
             predictions.push(prediction);
         }
