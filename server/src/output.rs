@@ -1,7 +1,8 @@
 //! `mutants.out/`, in cargo-mutants' layout so the tools that read its
 //! output read ours: `outcomes.json`, `mutants.json`, one list per verdict,
 //! `diff/` and `log/`. Written as the run goes, so a killed run leaves a
-//! readable partial result.
+//! readable partial result. At the end, `mutation-report.json` too (the
+//! mutation-testing-elements report, made by `report/` from the directory).
 
 use std::fs::File;
 use std::io::Write;
@@ -26,6 +27,8 @@ const OUTCOMES_REWRITE_INTERVAL: Duration = Duration::from_secs(1);
 /// The `mutants.out` directory of a run.
 pub struct OutputDir {
     path: PathBuf,
+    /// The workspace tested, where the mutants' sources are.
+    workspace_root: PathBuf,
     start_time: SystemTime,
     outcomes: Vec<ScenarioOutcome>,
     counts: Counts,
@@ -33,9 +36,10 @@ pub struct OutputDir {
 }
 
 impl OutputDir {
-    /// Creates `mutants.out` under `parent`, moving an existing one to
-    /// `mutants.out.old` (replacing an older `.old`).
-    pub fn create(parent: &Path) -> Result<OutputDir> {
+    /// Creates `mutants.out` under `parent` for a run of the workspace at
+    /// `workspace_root`, moving an existing one to `mutants.out.old`
+    /// (replacing an older `.old`).
+    pub fn create(parent: &Path, workspace_root: &Path) -> Result<OutputDir> {
         let path = parent.join(OUTPUT_DIR_NAME);
         if path.exists() {
             let old = parent.join(format!("{OUTPUT_DIR_NAME}.old"));
@@ -55,6 +59,7 @@ impl OutputDir {
         }
         let mut output = OutputDir {
             path,
+            workspace_root: workspace_root.to_owned(),
             start_time: SystemTime::now(),
             outcomes: Vec::new(),
             counts: Counts::default(),
@@ -103,9 +108,12 @@ impl OutputDir {
         Ok(())
     }
 
-    /// Writes the final `outcomes.json`, with the end time.
+    /// Writes the final `outcomes.json`, with the end time, and
+    /// `mutation-report.json`, read back from the directory.
     pub fn finish(&mut self) -> Result<()> {
-        self.write_outcomes(Some(SystemTime::now()))
+        self.write_outcomes(Some(SystemTime::now()))?;
+        crate::report::write_run_report(&self.path, &self.workspace_root)
+            .context("cannot write the mutation-testing-elements report")
     }
 
     fn write_outcomes(&mut self, end_time: Option<SystemTime>) -> Result<()> {
@@ -126,6 +134,7 @@ impl OutputDir {
             start_time: timestamp(self.start_time),
             end_time: end_time.map(timestamp),
             mutiny_version: env!("CARGO_PKG_VERSION"),
+            workspace_root: &self.workspace_root,
         };
         let text = serde_json::to_string_pretty(&json).expect("outcomes serialize");
         write_atomically(&self.path.join("outcomes.json"), &text)?;
@@ -183,6 +192,9 @@ struct OutcomesJson<'a> {
     start_time: String,
     end_time: Option<String>,
     mutiny_version: &'static str,
+    /// mutiny's own: the workspace tested, where `mutiny report` looks
+    /// for the sources first.
+    workspace_root: &'a Path,
 }
 
 #[derive(Serialize)]

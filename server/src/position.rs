@@ -21,6 +21,16 @@ pub struct Span {
     pub end: LineColumn,
 }
 
+impl Span {
+    /// The column of the span's last char, for formats that count the end
+    /// inclusively (GitHub's annotations); `None` for a span over several
+    /// lines. An empty span's last column is its start.
+    pub fn last_column(&self) -> Option<usize> {
+        (self.start.line == self.end.line)
+            .then(|| self.end.column.saturating_sub(1).max(self.start.column))
+    }
+}
+
 /// A 0-based line and 0-based UTF-16 column, as LSP counts them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Utf16Position {
@@ -126,6 +136,15 @@ impl SourceIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn last_column_is_inclusive_and_only_on_one_line() {
+        let at = |line, column| LineColumn { line, column };
+        let span = |start, end| Span { start, end };
+        assert_eq!(span(at(3, 5), at(3, 7)).last_column(), Some(6));
+        assert_eq!(span(at(3, 5), at(3, 5)).last_column(), Some(5));
+        assert_eq!(span(at(3, 5), at(4, 2)).last_column(), None);
+    }
 
     #[test]
     fn columns_count_chars_not_bytes() {

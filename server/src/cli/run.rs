@@ -139,7 +139,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
             .join(mutiny::output::OUTPUT_DIR_NAME)
             .join(killers::FILE_NAME),
     );
-    let mut output = OutputDir::create(&output_parent)?;
+    let mut output = OutputDir::create(&output_parent, &workspace.root)?;
     output.write_mutants(&mutants)?;
     options.log_dir = output.log_dir();
     if mutants.is_empty() {
