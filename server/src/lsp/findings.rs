@@ -57,6 +57,15 @@ impl Documents {
         self.findings.get(uri).map_or(&[], Vec::as_slice)
     }
 
+    /// A document's findings as mutants and verdicts (copies of `Arc`s,
+    /// for work outside the lock).
+    pub fn verdicts(&self, uri: &str) -> Vec<(Arc<Mutant>, Verdict)> {
+        self.findings(uri)
+            .iter()
+            .map(|f| (f.mutant.clone(), f.verdict))
+            .collect()
+    }
+
     /// Every finding with its document's URI.
     pub fn all(&self) -> impl Iterator<Item = (&String, &Finding)> {
         self.findings

@@ -265,12 +265,7 @@ impl Worker {
                 continue;
             };
             let key = uri.to_string();
-            let earlier: Vec<(Arc<Mutant>, Verdict)> = lock(&self.shared)
-                .documents
-                .findings(&key)
-                .iter()
-                .map(|f| (f.mutant.clone(), f.verdict))
-                .collect();
+            let earlier = lock(&self.shared).documents.verdicts(&key);
             if earlier.is_empty() {
                 continue;
             }
@@ -477,12 +472,7 @@ impl Worker {
                 first.extend(found.into_iter().filter(|m| names.contains(&m.name)));
             } else {
                 let key = uri.to_string();
-                let earlier: Vec<(Arc<Mutant>, Verdict)> = lock(&self.shared)
-                    .documents
-                    .findings(&key)
-                    .iter()
-                    .map(|f| (f.mutant.clone(), f.verdict))
-                    .collect();
+                let earlier = lock(&self.shared).documents.verdicts(&key);
                 let carried = session.carry(&found, &earlier);
                 // A job gone stale before it started changes nothing: a
                 // burst of saves is one run, of the last text.
