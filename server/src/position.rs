@@ -50,20 +50,47 @@ impl SourceIndex {
         }
     }
 
+    /// The column of a byte offset; an offset inside a char counts as
+    /// that char's start, one past the end as the end (rust-analyzer's
+    /// error ranges can point at either).
     fn wide(&self, encoding: WideEncoding, offset: usize) -> WideLineCol {
-        let raw = self.line_index.line_col(TextSize::from(offset as u32));
+        let raw = self.char_start(offset);
         self.line_index
             .to_wide(encoding, raw)
-            .expect("offset is inside the text")
+            .expect("a char's start is inside the text")
+    }
+
+    /// The line and byte column of the char `offset` is in (or of the
+    /// text's end, for an offset past it).
+    fn char_start(&self, offset: usize) -> line_index::LineCol {
+        let len = u32::from(self.line_index.len());
+        let mut offset = u32::try_from(offset).unwrap_or(len).min(len);
+        loop {
+            if let Some(raw) = self.line_index.try_line_col(TextSize::from(offset)) {
+                return raw;
+            }
+            // Inside a char: its start is at most three bytes back, and 0
+            // is always a char's start.
+            offset -= 1;
+        }
     }
 
     /// The byte offset of a position, if it is on one of the text's lines
     /// (its end included); checked arithmetic, since clients send anything.
     fn offset_of_wide(&self, encoding: WideEncoding, wide: WideLineCol) -> Option<usize> {
+        let offset = self.offset_of_wide_in_char(encoding, wide)?;
+        self.line_index
+            .try_line_col(TextSize::from(offset))
+            .map(|_| offset as usize)
+    }
+
+    /// The byte offset of a position, which may lie inside a char (a
+    /// UTF-16 column between the halves of a surrogate pair).
+    fn offset_of_wide_in_char(&self, encoding: WideEncoding, wide: WideLineCol) -> Option<u32> {
         let raw = self.line_index.to_utf8(encoding, wide)?;
         let line = self.line_index.line(raw.line)?;
         let offset = u32::from(line.start()).checked_add(raw.col)?;
-        (offset <= u32::from(line.end())).then_some(offset as usize)
+        (offset <= u32::from(line.end())).then_some(offset)
     }
 
     /// The 1-based line and char column of a byte offset.
@@ -128,7 +155,16 @@ impl SourceIndex {
             line: position.line,
             col: position.character.min(line_width),
         };
-        self.offset_of_wide(WideEncoding::Utf16, wide)
+        // Between the halves of a surrogate pair is the pair's start.
+        self.offset_of_wide_in_char(WideEncoding::Utf16, wide)
+            .map(|offset| {
+                let raw = self.char_start(offset as usize);
+                u32::from(
+                    self.line_index
+                        .offset(raw)
+                        .expect("a char's start is in the text"),
+                ) as usize
+            })
             .unwrap_or(content_end)
     }
 }
@@ -215,5 +251,93 @@ mod tests {
         let index = SourceIndex::new("a\nb\r\nc");
         assert_eq!(index.line_column(0), LineColumn { line: 1, column: 1 });
         assert_eq!(index.line_column(5), LineColumn { line: 3, column: 1 });
+    }
+
+    /// rust-analyzer reports some escape errors at a byte inside a char
+    /// (found by `fuzz_generation_on_edited_fixtures…`); such an offset,
+    /// or one past the end, names the char's column, not a panic.
+    #[test]
+    fn an_offset_inside_a_char_is_that_chars_column() {
+        let index = SourceIndex::new("a\n¡\\ x");
+        assert_eq!(index.line_column(3), LineColumn { line: 2, column: 1 });
+        assert_eq!(index.line_column(99), LineColumn { line: 2, column: 5 });
+        assert_eq!(
+            index.utf16_position(3),
+            Utf16Position {
+                line: 1,
+                character: 0
+            }
+        );
+    }
+
+    /// An LSP column between the two UTF-16 halves of an emoji is the
+    /// emoji's start when clamped, and no exact offset.
+    #[test]
+    fn a_position_inside_a_surrogate_pair_clamps_to_the_pairs_start() {
+        let index = SourceIndex::new("\n😀x");
+        let inside = Utf16Position {
+            line: 1,
+            character: 1,
+        };
+        assert_eq!(index.clamped_offset_of_utf16(inside), 1);
+        assert_eq!(index.offset_of_utf16(inside), None);
+        let after = Utf16Position {
+            line: 1,
+            character: 2,
+        };
+        assert_eq!(index.offset_of_utf16(after), Some(5));
+    }
+
+    /// Text with every kind of line ending and chars of 1 to 4 bytes (2
+    /// UTF-16 units for the emoji).
+    fn text() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::collection::vec(
+            proptest::sample::select(&["a", "é", "€", "😀", "\n", "\r\n", "\r", " "][..]),
+            0..40,
+        )
+        .prop_map(|pieces| pieces.concat())
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every char boundary goes to a line and column and back, in char
+        /// columns and in UTF-16 columns.
+        #[test]
+        fn fuzz_offsets_round_trip_through_both_column_kinds(text in text()) {
+            let index = SourceIndex::new(&text);
+            for offset in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                prop_assert_eq!(index.offset_of(index.line_column(offset)), Some(offset));
+                prop_assert_eq!(index.offset_of_utf16(index.utf16_position(offset)), Some(offset));
+            }
+        }
+
+        /// Whatever position a client sends, the clamped offset is a char
+        /// boundary of the text, and an exact position maps to itself.
+        #[test]
+        fn fuzz_any_client_position_clamps_to_a_char_boundary(
+            text in text(),
+            line in 0..12u32,
+            character in prop_oneof![0..12u32, Just(u32::MAX)],
+        ) {
+            let index = SourceIndex::new(&text);
+            let position = Utf16Position { line, character };
+            let offset = index.clamped_offset_of_utf16(position);
+            prop_assert!(offset <= text.len() && text.is_char_boundary(offset), "{position:?} clamps to {offset} in {text:?}");
+            if let Some(exact) = index.offset_of_utf16(position) {
+                prop_assert!(text.is_char_boundary(exact), "{position:?} is {exact} in {text:?}");
+            }
+        }
+
+        /// Positions beyond the text are no position at all.
+        #[test]
+        fn fuzz_positions_past_the_text_are_none(text in text(), past in 1..5usize) {
+            let index = SourceIndex::new(&text);
+            let lines = text.split('\n').count();
+            let line = LineColumn { line: lines + past, column: 1 };
+            prop_assert_eq!(index.offset_of(line), None);
+            prop_assert_eq!(index.offset_of(LineColumn { line: 0, column: 1 }), None);
+            prop_assert_eq!(index.offset_of(LineColumn { line: 1, column: 0 }), None);
+        }
     }
 }

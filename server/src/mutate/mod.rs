@@ -247,4 +247,6 @@ pub fn render_expression(text: &str) -> Result<String, String> {
 }
 
 #[cfg(test)]
+mod fuzz;
+#[cfg(test)]
 mod tests;
