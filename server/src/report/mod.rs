@@ -27,6 +27,9 @@ pub use mutants_out::{MutantsOut, ReportedMutant, Source, Tool};
 /// The elements report `mutiny run` writes into `mutants.out/`.
 pub const RUN_REPORT_FILE_NAME: &str = "mutation-report.json";
 
+/// The HTML report `mutiny run` writes into `mutants.out/`.
+pub const RUN_HTML_REPORT_FILE_NAME: &str = "mutation-report.html";
+
 /// A report format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -68,13 +71,16 @@ pub fn render(format: Format, mutants_out: &MutantsOut) -> String {
     }
 }
 
-/// Writes `mutation-report.json` into a run's `mutants.out/`, read back
-/// from the directory as `mutiny report` would read it, with the sources
-/// from `workspace_root` and this machine as the system that ran it.
+/// Writes `mutation-report.json` and `mutation-report.html` into a run's
+/// `mutants.out/`, read back from the directory as `mutiny report` would
+/// read it, with the sources from `workspace_root` and this machine as the
+/// system that ran it.
 pub fn write_run_report(output_dir: &Path, workspace_root: &Path) -> Result<()> {
     let mutants_out = MutantsOut::read(output_dir, Some(workspace_root))?;
     let text = elements::render(&mutants_out, Some(elements::System::this_machine()));
-    crate::output::write_atomically(&output_dir.join(RUN_REPORT_FILE_NAME), &text)
+    crate::output::write_atomically(&output_dir.join(RUN_REPORT_FILE_NAME), &text)?;
+    let page = html::render(&mutants_out);
+    crate::output::write_atomically(&output_dir.join(RUN_HTML_REPORT_FILE_NAME), &page)
 }
 
 /// The mutation score in percent, as Stryker counts it: of the mutants
