@@ -146,7 +146,7 @@ pub fn render(mutants_out: &MutantsOut) -> String {
     out.push_str(HEAD);
     header(&mut out, mutants_out, &tree.tally);
     out.push_str("<div class=\"body\">\n<nav aria-label=\"files\">\n<h2>Files</h2>\n");
-    folder(&mut out, &tree, &files);
+    tree_list(&mut out, &tree, &files);
     out.push_str("</nav>\n<main>\n");
     for file in &files {
         file_section(&mut out, file);
@@ -264,18 +264,18 @@ fn header(out: &mut String, mutants_out: &MutantsOut, tally: &Tally) {
 }
 
 /// A folder's files and subfolders as a nested list.
-fn folder(out: &mut String, folder_: &Folder, files: &[File]) {
+fn tree_list(out: &mut String, folder: &Folder, files: &[File]) {
     out.push_str("<ul class=\"tree\">\n");
-    for (name, sub) in &folder_.folders {
+    for (name, sub) in &folder.folders {
         out.push_str(&format!(
             "<li><span class=\"folder\">{}/</span> {}\n",
             escape(name),
             scores(&sub.tally)
         ));
-        folder(out, sub, files);
+        tree_list(out, sub, files);
         out.push_str("</li>\n");
     }
-    for (name, &index) in &folder_.files {
+    for (name, &index) in &folder.files {
         let file = &files[index];
         out.push_str(&format!(
             "<li><a class=\"file\" href=\"#{}\">{}</a> {}</li>\n",
