@@ -2,7 +2,8 @@
 //! directories, one recorded from cargo-mutants 27.1.0
 //! (`tests/fixtures/report/`, see EXPECTED.md) and one from a fresh
 //! `mutiny run`. Elements reports are checked against the schema published
-//! on npm (`tests/report/validate.mjs`).
+//! on npm (`tests/report/validate.mjs`), HTML reports in Debian's Chromium
+//! (`tests/report/html.mjs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -58,12 +59,25 @@ fn example() -> (tempfile::TempDir, PathBuf) {
     cargo_mutants_run("example", "cargo-mutants-example")
 }
 
+/// A fresh `mutiny run` of the example fixture: its `mutants.out/` and
+/// what it printed.
+struct FreshRun {
+    _sandbox: tempfile::TempDir,
+    out: PathBuf,
+    stdout: String,
+}
+
+/// The `mutants.out/` of a fresh `mutiny run` of the example fixture.
+fn mutiny_run() -> &'static Path {
+    &fresh_run().out
+}
+
 /// A fresh `mutiny run` of the example fixture, once per test binary:
 /// its `mutants.out/` goes to a directory of its own (`-o`), away from the
 /// crate, and its scratch trees to a TMPDIR of its own.
-fn mutiny_run() -> &'static Path {
-    static RUN: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    let (_sandbox, out) = RUN.get_or_init(|| {
+fn fresh_run() -> &'static FreshRun {
+    static RUN: OnceLock<FreshRun> = OnceLock::new();
+    RUN.get_or_init(|| {
         let sandbox = tempfile::tempdir().unwrap();
         for sub in ["out", "tmp"] {
             std::fs::create_dir(sandbox.path().join(sub)).unwrap();
@@ -77,18 +91,19 @@ fn mutiny_run() -> &'static Path {
             .output()
             .expect("mutiny run runs");
         assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
-        let out = sandbox.path().join("out/mutants.out");
-        (sandbox, out)
-    });
-    out
+        FreshRun {
+            out: sandbox.path().join("out/mutants.out"),
+            _sandbox: sandbox,
+            stdout: text(&output.stdout),
+        }
+    })
 }
 
 /// Checks `report` against the mutation-testing-elements JSON schema, as
 /// the `mutation-testing-report-schema` npm package publishes it.
 #[track_caller]
 fn assert_valid_elements(report: &Path) {
-    let validator = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/report");
-    install_validator(&validator);
+    let validator = node_package();
     let output = Command::new("node")
         .arg(validator.join("validate.mjs"))
         .arg(report)
@@ -103,15 +118,22 @@ fn assert_valid_elements(report: &Path) {
     );
 }
 
+/// tests/report, its npm packages installed.
+fn node_package() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/report");
+    install_node_packages(&dir);
+    dir
+}
+
 /// `npm ci` in tests/report, once, if its node_modules are missing
 /// (tests/setup.sh installs them too).
-fn install_validator(dir: &Path) {
+fn install_node_packages(dir: &Path) {
     static INSTALL: Mutex<()> = Mutex::new(());
     let _one = INSTALL.lock().unwrap_or_else(|p| p.into_inner());
-    if dir
-        .join("node_modules/mutation-testing-report-schema")
-        .is_dir()
-    {
+    let installed = ["mutation-testing-report-schema", "playwright-core"]
+        .iter()
+        .all(|package| dir.join("node_modules").join(package).is_dir());
+    if installed {
         return;
     }
     let output = Command::new("npm")
@@ -121,13 +143,13 @@ fn install_validator(dir: &Path) {
     match output {
         Ok(output) if output.status.success() => {}
         Ok(output) => panic!(
-            "cannot install the schema validator: `npm ci` in {} failed \
+            "cannot install the report tests' npm packages: `npm ci` in {} failed \
              (run tests/setup.sh, or `npm ci` there by hand):\n{}",
             dir.display(),
             text(&output.stderr)
         ),
         Err(err) => panic!(
-            "cannot install the schema validator: npm does not run ({err}); \
+            "cannot install the report tests' npm packages: npm does not run ({err}); \
              the report tests need Node.js and npm"
         ),
     }
@@ -495,8 +517,8 @@ fn bad_input_is_a_clear_usage_error() {
     let (_dir, root) = example();
     let cases: [(&[&str], &str); 4] = [
         (&["--format", "sarif", "no/such/dir"], "does not exist"),
-        (&["--format", "html"], "unknown report format \"html\""),
-        (&[], "--format elements, sarif, github or markdown"),
+        (&["--format", "pdf"], "unknown report format \"pdf\""),
+        (&[], "--format elements, sarif, github, markdown or html"),
         (&["--format", "sarif", "src"], "no outcomes.json in src"),
     ];
     for (args, expected) in cases {
@@ -568,4 +590,169 @@ fn a_source_changed_since_the_run_is_reported_as_changed() {
         stderr.contains("source file src/lib.rs has changed since its mutants were tested"),
         "{stderr}"
     );
+}
+
+/// `text` as the HTML report escapes it.
+fn html_escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+/// Status → mutant names, from the `<details class="mutant …">` elements
+/// of an HTML report.
+fn html_statuses(page: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let attribute = |tag: &str, name: &str| -> String {
+        let start = tag.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        let value = &tag[start..];
+        let value = &value[..value.find('"').unwrap()];
+        value
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&")
+    };
+    let mut statuses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (at, _) in page.match_indices("<details class=\"mutant ") {
+        let tag = &page[at..at + page[at..].find('>').unwrap()];
+        let name = attribute(tag, "data-name");
+        let fresh = statuses
+            .entry(attribute(tag, "data-status"))
+            .or_default()
+            .insert(name.clone());
+        assert!(fresh, "{name} is on the page twice");
+    }
+    statuses
+}
+
+/// Checks an HTML report of the example crate's `mutants.out` (`out`): one
+/// page that links nothing outside itself, the score and counts, the file
+/// tree, every source line escaped and every mutant with its status.
+#[track_caller]
+fn assert_example_page(page: &str, out: &Path) {
+    assert!(page.starts_with("<!DOCTYPE html>\n"), "{page}");
+    assert!(page.ends_with("</html>\n"));
+    assert_eq!(page.matches("<script").count(), 1, "one inline script");
+    assert!(page.contains("<script>\n"));
+    for external in [" src=", "href=\"http", "url(", "@import", "<link"] {
+        assert!(!page.contains(external), "the page links {external}");
+    }
+
+    let caught = lines_of(&out.join("caught.txt"));
+    let missed: BTreeSet<String> = EXAMPLE_MISSED.iter().map(|n| n.to_string()).collect();
+    let score = format!(
+        "{:.1}%",
+        100.0 * caught.len() as f64 / (caught.len() + missed.len()) as f64
+    );
+    assert!(
+        page.contains(&format!("<p class=\"score-total low\">{score}<span>")),
+        "score {score}"
+    );
+    let tally = format!(
+        "<span class=\"score low\">{score}</span> <span class=\"tally\">11 missed of 27</span>"
+    );
+    assert!(
+        page.contains(&format!("<span class=\"folder\">src/</span> {tally}")),
+        "the folder's score: {tally}"
+    );
+    assert!(
+        page.contains(&format!(
+            "<a class=\"file\" href=\"#file-0\">lib.rs</a> {tally}"
+        )),
+        "the file's score: {tally}"
+    );
+    assert!(page.contains("<input type=\"checkbox\" value=\"missed\" checked> missed (11)"));
+
+    let source = std::fs::read_to_string(fixture("example").join("src/lib.rs")).unwrap();
+    for line in source.lines() {
+        let row = format!("<td class=\"code\">{}</td>", html_escaped(line));
+        assert!(page.contains(&row), "no {row}");
+    }
+    assert!(page.contains("fmt::Formatter&lt;&#39;_&gt;"), "escaped");
+
+    let statuses = html_statuses(page);
+    assert_eq!(statuses["missed"], missed);
+    assert_eq!(statuses["caught"], caught);
+    assert_eq!(
+        statuses["unviable"],
+        lines_of(&out.join("unviable.txt")),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses.values().map(BTreeSet::len).sum::<usize>(), 27);
+    assert_eq!(
+        page.matches("<pre class=\"diff\">").count(),
+        27,
+        "every mutant's diff"
+    );
+}
+
+/// Opens `page` in Chromium (`tests/report/html.mjs`): its file tree, a
+/// missed mutant's diff after a click, the status filter; fails if the
+/// page requested anything or logged an error. Saves a screenshot.
+#[track_caller]
+fn assert_works_in_chromium(page: &Path, screenshot: &Path) {
+    let dir = node_package();
+    let output = Command::new("node")
+        .arg(dir.join("html.mjs"))
+        .arg(page)
+        .arg(screenshot)
+        .output()
+        .expect("node runs (tests/report needs Node.js)");
+    assert!(
+        output.status.success(),
+        "{} fails in Chromium (tests/setup.sh installs chromium):\n{}{}",
+        page.display(),
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+    let png = std::fs::read(screenshot).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a screenshot");
+}
+
+/// Where the browser tests leave their screenshots, to look at.
+fn screenshot(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("html-report-{name}.png"))
+}
+
+#[test]
+fn html_of_a_cargo_mutants_run_shows_every_mutant_under_its_escaped_source() {
+    let (_dir, root) = example();
+    let page = report_ok(&root, &["--format", "html"]);
+    assert_example_page(&page, &root.join("mutants.out"));
+    assert!(page.contains("Tested by cargo-mutants 27.1.0"));
+
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("report.html");
+    let args = ["--format", "html", "-o", file.to_str().unwrap()];
+    assert_eq!(
+        report_ok(&root, &args),
+        "",
+        "-o FILE writes nothing to stdout"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), page);
+    assert_works_in_chromium(&file, &screenshot("cargo-mutants-example"));
+}
+
+#[test]
+fn a_fresh_mutiny_run_leaves_an_html_report_that_report_remakes_and_names_it() {
+    let run = fresh_run();
+    let written = run.out.join("mutation-report.html");
+    let line = format!("mutiny: HTML report: {}", written.display());
+    assert!(
+        run.stdout.lines().any(|l| l == line),
+        "no {line:?} in\n{}",
+        run.stdout
+    );
+    let page = std::fs::read_to_string(&written).unwrap();
+    assert_example_page(&page, &run.out);
+    assert!(page.contains(&format!("Tested by mutiny {}", env!("CARGO_PKG_VERSION"))));
+    let remade = report_ok(
+        &std::env::temp_dir(),
+        &["--format", "html", run.out.to_str().unwrap()],
+    );
+    assert_eq!(remade, page);
+    assert_works_in_chromium(&written, &screenshot("mutiny-example"));
 }

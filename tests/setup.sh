@@ -15,11 +15,12 @@ if command -v rustup >/dev/null \
     rustup component add rust-src
 fi
 
-# The JSON schema validator of tests/report.rs (ajv and the
-# mutation-testing-report-schema package, pinned by its package-lock.json);
-# the test runs `npm ci` itself when they are missing.
+# The npm packages of tests/report.rs (ajv and the
+# mutation-testing-report-schema package, the JSON schema validator;
+# playwright-core, which drives Chromium through the HTML report), pinned by
+# its package-lock.json; the test runs `npm ci` itself when they are missing.
 report_dir="$(dirname "$0")/report"
-if command -v npm >/dev/null && [ ! -d "$report_dir/node_modules" ]; then
+if command -v npm >/dev/null && [ ! -d "$report_dir/node_modules/playwright-core" ]; then
     (cd "$report_dir" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
@@ -27,6 +28,7 @@ packages=(
     # tests/emacs
     emacs-nox elpa-eglot elpa-rust-mode git
     # tests/vscode: code-server's native modules, its search tool, the browser
+    # (tests/report.rs opens the HTML report in it too)
     build-essential pkg-config libkrb5-dev ripgrep chromium
     # tests/neovim: the screen capture runs Neovim with a UI in tmux
     tmux

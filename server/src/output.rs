@@ -1,8 +1,9 @@
 //! `mutants.out/`, in cargo-mutants' layout so the tools that read its
 //! output read ours: `outcomes.json`, `mutants.json`, one list per verdict,
 //! `diff/` and `log/`. Written as the run goes, so a killed run leaves a
-//! readable partial result. At the end, `mutation-report.json` too (the
-//! mutation-testing-elements report, made by `report/` from the directory).
+//! readable partial result. At the end, `mutation-report.json` and
+//! `mutation-report.html` too (the mutation-testing-elements report and the
+//! page, made by `report/` from the directory).
 
 use std::fs::File;
 use std::io::Write;
@@ -108,12 +109,12 @@ impl OutputDir {
         Ok(())
     }
 
-    /// Writes the final `outcomes.json`, with the end time, and
-    /// `mutation-report.json`, read back from the directory.
+    /// Writes the final `outcomes.json`, with the end time, and the
+    /// reports, read back from the directory.
     pub fn finish(&mut self) -> Result<()> {
         self.write_outcomes(Some(SystemTime::now()))?;
         crate::report::write_run_report(&self.path, &self.workspace_root)
-            .context("cannot write the mutation-testing-elements report")
+            .context("cannot write the reports into mutants.out")
     }
 
     fn write_outcomes(&mut self, end_time: Option<SystemTime>) -> Result<()> {

@@ -18,8 +18,8 @@ pub struct ReportArgs {
     #[arg(value_name = "MUTANTS_OUT")]
     mutants_out: Option<PathBuf>,
     /// elements (mutation-testing-elements JSON), sarif (SARIF 2.1.0 for
-    /// GitHub code scanning), github (workflow annotations) or markdown
-    /// (a job summary).
+    /// GitHub code scanning), github (workflow annotations), markdown (a
+    /// job summary) or html (a self-contained page).
     #[arg(long, value_name = "FORMAT")]
     format: Option<String>,
     /// Write the report to this file instead of stdout.
@@ -35,7 +35,12 @@ pub fn report_command(args: &ReportArgs) -> Result<i32> {
     let format: Format = args
         .format
         .as_deref()
-        .context("say which report to write: --format elements, sarif, github or markdown")?
+        .with_context(|| {
+            format!(
+                "say which report to write: --format {}",
+                report::FORMAT_NAMES
+            )
+        })?
         .parse()?;
     let path = args
         .mutants_out

@@ -1,7 +1,7 @@
 //! `mutiny run`: the lab on the command line, with cargo-mutants' flags,
 //! outputs and exit codes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
@@ -219,10 +219,21 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
             mutants.len(),
             output.path().display()
         );
+        console.line(&html_report_line(output.path()));
         return finish(args, &console, &outcomes, &counts, INTERRUPTED);
     }
     console.line(&counts.summary_line());
+    console.line(&html_report_line(output.path()));
     finish(args, &console, &outcomes, &counts, counts.exit_code())
+}
+
+/// `mutiny: HTML report: mutants.out/mutation-report.html`, the path
+/// relative to the current directory when it is under it.
+fn html_report_line(output_dir: &Path) -> String {
+    let page = output_dir.join(mutiny::report::RUN_HTML_REPORT_FILE_NAME);
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let shown = page.strip_prefix(&cwd).unwrap_or(&page);
+    format!("mutiny: HTML report: {}", shown.display())
 }
 
 /// The lab's options from the flags and the config; `log_dir` is left empty

@@ -5,8 +5,8 @@
 //! `mutants_out.rs` reads the directory and the sources; each format is a
 //! pure function of what it read: `elements.rs` (mutation-testing-elements
 //! JSON, Stryker's format), `sarif.rs` (SARIF 2.1.0, for GitHub code
-//! scanning), `github.rs` (GitHub Actions workflow annotations) and
-//! `markdown.rs` (a job summary).
+//! scanning), `github.rs` (GitHub Actions workflow annotations),
+//! `markdown.rs` (a job summary) and `html.rs` (a page to browse).
 
 use std::path::Path;
 use std::str::FromStr;
@@ -17,6 +17,7 @@ use crate::outcome::Counts;
 
 pub mod elements;
 pub mod github;
+pub mod html;
 pub mod markdown;
 pub mod mutants_out;
 pub mod sarif;
@@ -26,6 +27,9 @@ pub use mutants_out::{MutantsOut, ReportedMutant, Source, Tool};
 /// The elements report `mutiny run` writes into `mutants.out/`.
 pub const RUN_REPORT_FILE_NAME: &str = "mutation-report.json";
 
+/// The HTML report `mutiny run` writes into `mutants.out/`.
+pub const RUN_HTML_REPORT_FILE_NAME: &str = "mutation-report.html";
+
 /// A report format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -33,6 +37,7 @@ pub enum Format {
     Sarif,
     Github,
     Markdown,
+    Html,
 }
 
 impl FromStr for Format {
@@ -44,12 +49,16 @@ impl FromStr for Format {
             "sarif" => Format::Sarif,
             "github" => Format::Github,
             "markdown" => Format::Markdown,
+            "html" => Format::Html,
             other => {
-                bail!("unknown report format {other:?}: use elements, sarif, github or markdown")
+                bail!("unknown report format {other:?}: use {FORMAT_NAMES}")
             }
         })
     }
 }
+
+/// The formats, as errors and help list them.
+pub const FORMAT_NAMES: &str = "elements, sarif, github, markdown or html";
 
 /// The report of `mutants_out` in `format`.
 pub fn render(format: Format, mutants_out: &MutantsOut) -> String {
@@ -58,16 +67,20 @@ pub fn render(format: Format, mutants_out: &MutantsOut) -> String {
         Format::Sarif => sarif::render(mutants_out),
         Format::Github => github::render(mutants_out),
         Format::Markdown => markdown::render(mutants_out),
+        Format::Html => html::render(mutants_out),
     }
 }
 
-/// Writes `mutation-report.json` into a run's `mutants.out/`, read back
-/// from the directory as `mutiny report` would read it, with the sources
-/// from `workspace_root` and this machine as the system that ran it.
+/// Writes `mutation-report.json` and `mutation-report.html` into a run's
+/// `mutants.out/`, read back from the directory as `mutiny report` would
+/// read it, with the sources from `workspace_root` and this machine as the
+/// system that ran it.
 pub fn write_run_report(output_dir: &Path, workspace_root: &Path) -> Result<()> {
     let mutants_out = MutantsOut::read(output_dir, Some(workspace_root))?;
     let text = elements::render(&mutants_out, Some(elements::System::this_machine()));
-    crate::output::write_atomically(&output_dir.join(RUN_REPORT_FILE_NAME), &text)
+    crate::output::write_atomically(&output_dir.join(RUN_REPORT_FILE_NAME), &text)?;
+    let page = html::render(&mutants_out);
+    crate::output::write_atomically(&output_dir.join(RUN_HTML_REPORT_FILE_NAME), &page)
 }
 
 /// The mutation score in percent, as Stryker counts it: of the mutants
@@ -176,10 +189,14 @@ mod tests {
 
     #[test]
     fn unknown_format_names_the_formats() {
-        let err = "html".parse::<Format>().unwrap_err().to_string();
-        assert!(err.contains("\"html\""), "{err}");
-        assert!(err.contains("elements, sarif, github or markdown"), "{err}");
+        let err = "pdf".parse::<Format>().unwrap_err().to_string();
+        assert!(err.contains("\"pdf\""), "{err}");
+        assert!(
+            err.contains("elements, sarif, github, markdown or html"),
+            "{err}"
+        );
         assert_eq!("sarif".parse::<Format>().unwrap(), Format::Sarif);
+        assert_eq!("html".parse::<Format>().unwrap(), Format::Html);
     }
 
     #[test]
