@@ -691,6 +691,134 @@ fn sigkill_leaves_no_process_of_the_run_running() {
     assert_no_processes_left(&sandbox);
 }
 
+/// A small seeded generator (SplitMix64), so a failing kill schedule can
+/// be run again: the seed is in every failure message.
+struct Moments(u64);
+
+impl Moments {
+    fn next_below(&mut self, bound: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % bound.max(1)
+    }
+}
+
+/// Whatever a killed run left in its `mutants.out`: every JSON file whole
+/// (they are written atomically), every list readable text.
+#[track_caller]
+fn assert_readable_output(sandbox: &Sandbox, context: &str) {
+    let Ok(entries) = std::fs::read_dir(sandbox.out()) else {
+        return; // killed before it made one
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => {
+                let content = std::fs::read_to_string(&path).unwrap();
+                if let Err(err) = serde_json::from_str::<Value>(&content) {
+                    panic!("{context}: {} is not whole JSON: {err}", path.display());
+                }
+            }
+            Some("txt") => {
+                if let Err(err) = std::fs::read_to_string(&path) {
+                    panic!("{context}: {} is unreadable: {err}", path.display());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// SIGKILLs `mutiny run -j 2` at seeded random moments of a whole run
+/// (copy, baseline, builds, tests): after each kill the fixture is
+/// byte-identical, no process of the run lives on, and `mutants.out`
+/// is readable; the next run sweeps every scratch tree the killed ones
+/// left. `MUTINY_KILL_SEED` replays a schedule, `MUTINY_KILLS` sets how
+/// many kills (6 by default).
+#[test]
+fn sigkill_at_seeded_random_moments_leaves_the_tree_intact_and_nothing_running() {
+    let seed: u64 = std::env::var("MUTINY_KILL_SEED")
+        .ok()
+        .and_then(|seed| seed.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+        });
+    let kills: usize = std::env::var("MUTINY_KILLS")
+        .ok()
+        .and_then(|kills| kills.parse().ok())
+        .unwrap_or(6);
+    eprintln!("kill schedule seed: MUTINY_KILL_SEED={seed}");
+    let dir = fixture("example");
+    let before = tree_snapshot(&dir);
+    let sandbox = Sandbox::new();
+    let _turn = one_at_a_time();
+    // One whole run tells how long a run takes here.
+    let start = Instant::now();
+    let whole = sandbox.command(&dir, &[]).output().expect("mutiny runs");
+    let length = start.elapsed();
+    assert_eq!(whole.status.code(), Some(2), "{}", text(&whole.stderr));
+    let mut moments = Moments(seed);
+    let mut killed_left_trees = 0;
+    for kill in 0..kills {
+        let at = Duration::from_millis(moments.next_below(length.as_millis() as u64));
+        let context =
+            format!("kill {kill} at {at:?} of a {length:?} run (MUTINY_KILL_SEED={seed})");
+        let mut child = sandbox.start(&dir, &[]);
+        // The fault's moment is the point of the test, not a wait for an event.
+        std::thread::sleep(at);
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+        }
+        child.wait().unwrap();
+        let survivors = sandbox.surviving_processes();
+        sandbox.kill_processes();
+        assert!(
+            survivors.is_empty(),
+            "{context}: processes survive: {survivors:?}"
+        );
+        let changed = std::panic::catch_unwind(|| assert_unchanged(&dir, &before));
+        assert!(changed.is_ok(), "{context}: the fixture changed");
+        assert_readable_output(&sandbox, &context);
+        killed_left_trees += sandbox.scratch_trees().len();
+        eprintln!(
+            "{context}: {} scratch trees left",
+            sandbox.scratch_trees().len()
+        );
+    }
+    let left = sandbox.scratch_trees();
+    let last = sandbox
+        .command(&dir, &["-F", "is_stable -> bool with true"])
+        .output()
+        .unwrap();
+    let stdout = text(&last.stdout);
+    assert_eq!(
+        last.status.code(),
+        Some(2),
+        "{stdout}{}",
+        text(&last.stderr)
+    );
+    if !left.is_empty() {
+        assert!(
+            stdout.contains(&format!("removed {} scratch directories", left.len())),
+            "(MUTINY_KILL_SEED={seed}) {stdout}"
+        );
+    }
+    let litter: Vec<_> = std::fs::read_dir(sandbox.tmp()).unwrap().collect();
+    assert!(
+        litter.is_empty(),
+        "(MUTINY_KILL_SEED={seed}) left in TMPDIR: {litter:?}"
+    );
+    assert_unchanged(&dir, &before);
+    eprintln!(
+        "{kills} kills survived; they left {killed_left_trees} scratch directories, each swept by the next run (MUTINY_KILL_SEED={seed})"
+    );
+}
+
 #[test]
 fn shards_0_and_1_of_2_split_the_mutants_and_together_miss_the_same() {
     let dir = fixture("example");

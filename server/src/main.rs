@@ -148,6 +148,9 @@ pub fn narrow(mut mutants: Vec<Mutant>, args: &NarrowArgs, config: &Config) -> R
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // SAFETY: no thread has started yet. Without a directory of its own
+    // (no space left, say) mutiny goes on; the scratch trees say why.
+    let _process_temp = unsafe { mutiny::lab::scratch::enter_process_temp_dir() }.ok();
     let result = match cli.command {
         Command::List(args) => list_command(&args),
         Command::Run(args) => run::run_command(&args),

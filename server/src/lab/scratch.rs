@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::{Context, Result};
 
@@ -299,13 +300,44 @@ pub fn command_tmp(root: &Path) -> PathBuf {
     root.parent().unwrap_or(root).join(COMMAND_TMP)
 }
 
+/// The system's temporary directory as this process found it, before
+/// `enter_process_temp_dir` pointed TMPDIR at the process's own.
+static SYSTEM_TEMP_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// Where scratch directories go and where the sweep looks: the system's
+/// temporary directory.
+fn system_temp_dir() -> PathBuf {
+    SYSTEM_TEMP_DIR
+        .get()
+        .cloned()
+        .unwrap_or_else(std::env::temp_dir)
+}
+
+/// Gives this process a temporary directory of its own, owned like a
+/// scratch directory (`mutiny-process-…`), and makes it the process's
+/// TMPDIR: what code running inside mutiny puts in the temporary directory
+/// (rust-analyzer's copy of `Cargo.lock` while it loads a workspace, the
+/// proc-macro server it starts) then lies in a directory the next mutiny
+/// sweeps if this one is killed. The directory goes when the returned
+/// value is dropped.
+///
+/// # Safety
+/// Sets an environment variable: call it before the process starts any
+/// thread (first thing in `main`).
+pub unsafe fn enter_process_temp_dir() -> Result<tempfile::TempDir> {
+    let _ = SYSTEM_TEMP_DIR.set(std::env::temp_dir());
+    let dir = owned_temp_dir("mutiny-process-")?;
+    std::env::set_var("TMPDIR", dir.path());
+    Ok(dir)
+}
+
 /// A new directory in the system's temporary directory, marked as this
 /// process's (`mutiny-owner`: its pid and start time), so that a later
 /// mutiny can delete it once this process is gone (`sweep_abandoned`).
 pub fn owned_temp_dir(prefix: &str) -> Result<tempfile::TempDir> {
     let dir = tempfile::Builder::new()
         .prefix(prefix)
-        .tempdir()
+        .tempdir_in(system_temp_dir())
         .context("cannot create a scratch directory")?;
     let pid = std::process::id();
     let owner = format!("{pid} {}\n", start_time(pid).unwrap_or_default());
@@ -319,7 +351,7 @@ pub fn owned_temp_dir(prefix: &str) -> Result<tempfile::TempDir> {
 /// delete its own); returns them. A directory whose owner runs, or whose
 /// owner cannot be told, is left alone.
 pub fn sweep_abandoned() -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+    let Ok(entries) = std::fs::read_dir(system_temp_dir()) else {
         return Vec::new();
     };
     let mut swept = Vec::new();
