@@ -12,7 +12,8 @@ use serde_json::{json, Value};
 
 mod support;
 use support::{
-    assert_unchanged, copy_of, fixture, processes_of_tmpdir, tree_snapshot, EXAMPLE_MISSED,
+    assert_unchanged, copy_of, fixture, kill_seed, processes_of_tmpdir, tree_snapshot, Moments,
+    EXAMPLE_MISSED,
 };
 
 /// Long enough for a cold build of a fixture and its mutants on 2 cores.
@@ -44,7 +45,11 @@ impl Server {
 
     /// A server with these variables added to its environment.
     fn start_with_env(env: &[(&str, &str)]) -> Server {
-        let tmp = tempfile::tempdir().unwrap();
+        Server::start_in(env, tempfile::tempdir().unwrap())
+    }
+
+    /// A server with these variables added and `tmp` as its TMPDIR.
+    fn start_in(env: &[(&str, &str)], tmp: tempfile::TempDir) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mutiny"))
             .arg("lsp")
             .envs(env.iter().copied())
@@ -1136,6 +1141,65 @@ fn a_client_that_goes_away_mid_run_leaves_no_process_and_no_scratch_tree() {
     } = server;
     drop(stdin);
     assert_exits_leaving_nothing(child, tmp.path());
+}
+
+/// SIGKILLs `mutiny lsp` at seeded random moments after a save (while it
+/// copies, builds and tests; `MUTINY_KILL_SEED` replays a schedule): the
+/// user's tree stays byte-identical and no process the server started
+/// lives on; the next server in the same TMPDIR sweeps what the killed
+/// ones left, and leaves nothing itself.
+#[test]
+fn a_server_killed_at_random_moments_leaves_nothing_running_and_the_next_sweeps() {
+    let mut moments = Moments(kill_seed());
+    let seed = moments.0;
+    let (_dir, root) = copy_of("example");
+    let lib = root.join("src/lib.rs");
+    let before = tree_snapshot(&root);
+    let mut tmp = tempfile::tempdir().unwrap();
+    for kill in 0..3 {
+        let at = Duration::from_millis(moments.next_below(8000));
+        let context = format!("kill {kill}, {at:?} after the save (MUTINY_KILL_SEED={seed})");
+        let mut server = Server::start_in(&[], tmp);
+        server.initialize(&root);
+        server.save(&lib);
+        // The fault's moment is the point of the test, not a wait for an event.
+        std::thread::sleep(at);
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+        tmp = server.tmp;
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while !processes_of_tmpdir(tmp.path()).is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let survivors = processes_of_tmpdir(tmp.path());
+        assert!(
+            survivors.is_empty(),
+            "{context}: still running: {survivors:?}"
+        );
+        assert!(
+            std::panic::catch_unwind(|| assert_unchanged(&root, &before)).is_ok(),
+            "{context}: the user's tree changed"
+        );
+    }
+    let left = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("mutiny-")
+        })
+        .count();
+    assert!(
+        left > 0,
+        "the killed servers left no scratch directory to sweep"
+    );
+    let mut server = Server::start_in(&[], tmp);
+    server.initialize(&root);
+    let swept = format!("removed {left} scratch directories");
+    server.wait_until("the sweep's message", |s| s.logged(&swept));
+    server.stop();
 }
 
 /// Waits for a server that lost its client, or was told to exit, to end;

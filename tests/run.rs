@@ -16,7 +16,10 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 mod support;
-use support::{assert_unchanged, fixture, processes_of_tmpdir, tree_snapshot, EXAMPLE_MISSED};
+use support::{
+    assert_unchanged, fixture, kill_seed, processes_of_tmpdir, tree_snapshot, Moments,
+    EXAMPLE_MISSED,
+};
 
 /// The four verdict lists of `mutants.out`, in EXPECTED.md's column order.
 const VERDICTS: [&str; 4] = ["caught", "missed", "timeout", "unviable"];
@@ -691,20 +694,6 @@ fn sigkill_leaves_no_process_of_the_run_running() {
     assert_no_processes_left(&sandbox);
 }
 
-/// A small seeded generator (SplitMix64), so a failing kill schedule can
-/// be run again: the seed is in every failure message.
-struct Moments(u64);
-
-impl Moments {
-    fn next_below(&mut self, bound: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % bound.max(1)
-    }
-}
-
 /// Whatever a killed run left in its `mutants.out`: every JSON file whole
 /// (they are written atomically), every list readable text.
 #[track_caller]
@@ -739,20 +728,11 @@ fn assert_readable_output(sandbox: &Sandbox, context: &str) {
 /// many kills (6 by default).
 #[test]
 fn sigkill_at_seeded_random_moments_leaves_the_tree_intact_and_nothing_running() {
-    let seed: u64 = std::env::var("MUTINY_KILL_SEED")
-        .ok()
-        .and_then(|seed| seed.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-        });
+    let seed = kill_seed();
     let kills: usize = std::env::var("MUTINY_KILLS")
         .ok()
         .and_then(|kills| kills.parse().ok())
         .unwrap_or(6);
-    eprintln!("kill schedule seed: MUTINY_KILL_SEED={seed}");
     let dir = fixture("example");
     let before = tree_snapshot(&dir);
     let sandbox = Sandbox::new();

@@ -126,3 +126,33 @@ pub fn processes_of_tmpdir(tmpdir: &Path) -> Vec<(i32, Vec<String>)> {
 pub fn processes_of_tmpdir(_tmpdir: &Path) -> Vec<(i32, Vec<String>)> {
     Vec::new()
 }
+
+/// A small seeded generator (SplitMix64), so a failing kill schedule can
+/// be run again: the seed is in every failure message.
+pub struct Moments(pub u64);
+
+impl Moments {
+    pub fn next_below(&mut self, bound: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % bound.max(1)
+    }
+}
+
+/// The seed of a kill schedule: `MUTINY_KILL_SEED` to replay one, else
+/// the clock's; printed, so that a failure can be replayed.
+pub fn kill_seed() -> u64 {
+    let seed = std::env::var("MUTINY_KILL_SEED")
+        .ok()
+        .and_then(|seed| seed.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+        });
+    eprintln!("kill schedule seed: MUTINY_KILL_SEED={seed}");
+    seed
+}
