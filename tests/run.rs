@@ -799,6 +799,44 @@ fn sigkill_at_seeded_random_moments_leaves_the_tree_intact_and_nothing_running()
     );
 }
 
+/// Two runs at once with one output directory: the second waits for the
+/// first (and says so) before moving its `mutants.out` aside, so each
+/// ends with whole, correct lists: the first's in `mutants.out.old`.
+#[test]
+fn a_second_run_into_the_same_output_waits_for_the_first_and_neither_is_corrupted() {
+    let dir = fixture("example");
+    let sandbox = Sandbox::new();
+    let _turn = one_at_a_time();
+    let mut first = sandbox.start_and_wait_for_a_mutant(&dir, &[]);
+    let second = sandbox.command(&dir, &[]).output().expect("mutiny runs");
+    let first_status = exit_within(&mut first, Duration::from_secs(300));
+    let second_stderr = text(&second.stderr);
+    assert_eq!(first_status.code(), Some(2), "{}", sandbox.stderr_file());
+    assert_eq!(second.status.code(), Some(2), "{second_stderr}");
+    assert!(
+        second_stderr.contains("waiting for another mutiny run, which writes"),
+        "{second_stderr}"
+    );
+    let missed = |out: &Path| {
+        let text = std::fs::read_to_string(out.join("missed.txt")).unwrap();
+        sorted(&text.lines().collect::<Vec<_>>())
+    };
+    let old = sandbox.out().with_extension("out.old");
+    assert_eq!(missed(&old), sorted(&EXAMPLE_MISSED), "the first run's");
+    assert_eq!(
+        missed(&sandbox.out()),
+        sorted(&EXAMPLE_MISSED),
+        "the second run's"
+    );
+    for out in [old, sandbox.out()] {
+        let outcomes: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("outcomes.json")).unwrap())
+                .unwrap();
+        assert_eq!(outcomes["total_mutants"], 27, "{}", out.display());
+        assert_eq!(outcomes["missed"], 11, "{}", out.display());
+    }
+}
+
 #[test]
 fn shards_0_and_1_of_2_split_the_mutants_and_together_miss_the_same() {
     let dir = fixture("example");

@@ -76,7 +76,11 @@ impl Cache {
     /// Reads the results of `root`'s workspace; a missing or unreadable
     /// file is an empty cache (the results are only a head start).
     pub fn load(root: &Path) -> Cache {
-        let path = root.join(RESULTS_PATH);
+        Cache::load_file(&root.join(RESULTS_PATH))
+    }
+
+    fn load_file(path: &Path) -> Cache {
+        let path = path.to_owned();
         let file = std::fs::read_to_string(&path)
             .ok()
             .and_then(|text| serde_json::from_str::<ResultsFile>(&text).ok())
@@ -129,15 +133,25 @@ impl Cache {
     }
 
     /// Writes the results (aside, then renamed into place, so a reader
-    /// never sees half a file).
+    /// never sees half a file). Another mutiny (a second editor window on
+    /// the workspace) may have saved since this one loaded: under a lock
+    /// of the file, what it saved is read again and kept beside this
+    /// one's results, which win where both know a mutant.
     pub fn save(&self) -> Result<()> {
-        let mut results: Vec<Entry> = self
-            .entries
-            .iter()
+        let dir = self.path.parent().expect("results live in a directory");
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let _turn = crate::lock::exclusive(&self.path.with_extension("json.lock"), || {})?;
+        let saved = Cache::load_file(&self.path);
+        let mut entries = saved.entries;
+        entries.extend(self.entries.clone());
+        let mut killers = saved.killers;
+        killers.extend(self.killers.clone());
+        let mut results: Vec<Entry> = entries
+            .into_iter()
             .map(|(key, (context, verdict))| Entry {
-                key: key.clone(),
-                context: context.clone(),
-                verdict: *verdict,
+                key,
+                context,
+                verdict,
             })
             .collect();
         results.sort_by(|a, b| {
@@ -157,10 +171,8 @@ impl Cache {
         let file = ResultsFile {
             mutiny_version: env!("CARGO_PKG_VERSION").to_owned(),
             results,
-            killers: self.killers.clone(),
+            killers,
         };
-        let dir = self.path.parent().expect("results live in a directory");
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let text = serde_json::to_string_pretty(&file).expect("results serialize");
         crate::output::write_atomically(&self.path, &text)
     }
@@ -247,5 +259,44 @@ mod tests {
         cache.save().unwrap();
         let reloaded = Cache::load(dir.path());
         assert_eq!(reloaded.killers().get("src/lib.rs::a"), Some(&killer));
+    }
+
+    /// Two servers on one workspace (two editor windows) each save what
+    /// they found: neither's verdicts or killers are lost, and where both
+    /// know a mutant the last to save wins.
+    #[test]
+    fn two_caches_of_one_workspace_keep_each_others_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let code = "fn a() -> bool {\n    true\n}\n\nfn b(x: u32) -> u32 {\n    x + 1\n}\n";
+        let all = mutants(code);
+        let (of_a, of_b): (Vec<&Mutant>, Vec<&Mutant>) =
+            all.iter().partition(|m| m.description.contains(" a "));
+        let mut first = Cache::load(dir.path());
+        let mut second = Cache::load(dir.path());
+        for mutant in &of_a {
+            first.insert(mutant, "tests-1", Verdict::Missed);
+        }
+        first.set_killers(BTreeMap::from([(
+            "src/lib.rs::a".to_owned(),
+            Killer {
+                binary: "p lib p".into(),
+                test: "tests::a".into(),
+            },
+        )]));
+        first.save().unwrap();
+        for mutant in &of_b {
+            second.insert(mutant, "tests-1", Verdict::Caught);
+        }
+        second.insert(of_a[0], "tests-1", Verdict::Caught);
+        second.save().unwrap();
+        let reloaded = Cache::load(dir.path());
+        for mutant in &of_b {
+            assert_eq!(reloaded.get(mutant, "tests-1"), Some(Verdict::Caught));
+        }
+        assert_eq!(reloaded.get(of_a[0], "tests-1"), Some(Verdict::Caught));
+        for mutant in &of_a[1..] {
+            assert_eq!(reloaded.get(mutant, "tests-1"), Some(Verdict::Missed));
+        }
+        assert!(reloaded.killers().contains_key("src/lib.rs::a"));
     }
 }

@@ -11,6 +11,7 @@ pub mod filter;
 pub mod in_diff;
 pub mod lab;
 pub mod list;
+pub mod lock;
 pub mod lsp;
 pub mod manifest;
 pub mod mutate;

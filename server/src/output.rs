@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::list::{self, MutantJson};
+use crate::lock::{self, Lock};
 use crate::mutate::Mutant;
 use crate::outcome::{
     Counts, Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome, Summary, Verdict,
@@ -34,15 +35,36 @@ pub struct OutputDir {
     outcomes: Vec<ScenarioOutcome>,
     counts: Counts,
     last_written: Option<Instant>,
+    /// Held while the run writes here: another run with the same output
+    /// directory waits for it before moving the directory aside.
+    _lock: Lock,
 }
+
+/// The lock file in `mutants.out` (as cargo-mutants'): which process writes there.
+pub const LOCK_FILE_NAME: &str = "lock.json";
 
 impl OutputDir {
     /// Creates `mutants.out` under `parent` for a run of the workspace at
     /// `workspace_root`, moving an existing one to `mutants.out.old`
-    /// (replacing an older `.old`).
+    /// (replacing an older `.old`) once no other run writes in it.
     pub fn create(parent: &Path, workspace_root: &Path) -> Result<OutputDir> {
         let path = parent.join(OUTPUT_DIR_NAME);
-        if path.exists() {
+        let lock = loop {
+            std::fs::create_dir_all(&path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
+            let lock = lock::exclusive(&path.join(LOCK_FILE_NAME), || {
+                eprintln!(
+                    "mutiny: waiting for another mutiny run, which writes {}",
+                    path.display()
+                )
+            })?;
+            let holds_a_run = std::fs::read_dir(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?
+                .flatten()
+                .any(|entry| entry.file_name() != LOCK_FILE_NAME);
+            if !holds_a_run {
+                break lock;
+            }
             let old = parent.join(format!("{OUTPUT_DIR_NAME}.old"));
             if old.exists() {
                 std::fs::remove_dir_all(&old)
@@ -50,7 +72,15 @@ impl OutputDir {
             }
             std::fs::rename(&path, &old)
                 .with_context(|| format!("cannot move {} aside", path.display()))?;
-        }
+            // The lock moved with the directory: take the new one's.
+        };
+        let owner = serde_json::json!({
+            "mutiny_version": env!("CARGO_PKG_VERSION"),
+            "pid": std::process::id(),
+            "start_time": timestamp(SystemTime::now()),
+        });
+        std::fs::write(path.join(LOCK_FILE_NAME), format!("{owner:#}\n"))
+            .with_context(|| format!("cannot write in {}", path.display()))?;
         for dir in ["log", "diff"] {
             std::fs::create_dir_all(path.join(dir))
                 .with_context(|| format!("cannot create {}", path.join(dir).display()))?;
@@ -65,6 +95,7 @@ impl OutputDir {
             outcomes: Vec::new(),
             counts: Counts::default(),
             last_written: None,
+            _lock: lock,
         };
         output.write_outcomes(None)?;
         Ok(output)
@@ -172,10 +203,25 @@ fn timestamp(time: SystemTime) -> String {
 
 /// Readers never see a half-written file: write aside, then rename.
 pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let temporary = path.with_extension("json.tmp");
-    std::fs::write(&temporary, text)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
+    // A temporary file of this writer's own beside the target: two writers
+    // at once each rename a whole file into place.
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".mutiny-").suffix(".tmp");
+    // Readable like any file written plainly (a temporary file is 0600).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let mut temporary = builder
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    temporary
+        .write_all(text.as_bytes())
+        .with_context(|| format!("cannot write {}", temporary.path().display()))?;
+    temporary
+        .persist(path)
+        .map_err(|err| err.error)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }
 
 #[derive(Serialize)]
@@ -253,6 +299,41 @@ impl<'a> PhaseJson<'a> {
             duration: result.duration.as_secs_f64(),
             process_status: result.process_status,
             argv: &result.argv,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Writers at once each put a whole file in place (they once shared
+    /// one temporary name, so one could rename the other's half-written
+    /// text), readable by others like a plainly written file.
+    #[test]
+    fn writers_at_once_leave_one_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("outcomes.json");
+        let texts: Vec<String> = (0..6).map(|i| format!("{i}").repeat(1 << 18)).collect();
+        let whole =
+            |read: &str| read.len() == 1 << 18 && read.bytes().all(|b| b == read.as_bytes()[0]);
+        std::thread::scope(|scope| {
+            for text in &texts {
+                let path = &path;
+                scope.spawn(move || {
+                    for _ in 0..20 {
+                        super::write_atomically(path, text).unwrap();
+                        let read = std::fs::read_to_string(path).unwrap();
+                        assert!(whole(&read), "a torn file of {} bytes", read.len());
+                    }
+                });
+            }
+        });
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "temporary files left: {left:?}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o044, 0o044, "{mode:o}");
         }
     }
 }
