@@ -13,6 +13,7 @@ pub mod lab;
 pub mod list;
 pub mod lsp;
 pub mod manifest;
+pub mod merge;
 pub mod mutate;
 pub mod options;
 pub mod outcome;
