@@ -406,3 +406,157 @@ fn write_reports(dir: &Path, source_root: Option<&Path>) -> Result<Vec<String>> 
     // The HTML report goes here too once `report::html` exists.
     Ok(mutants_out.warnings)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{LineColumn, Span};
+    use crate::shard::{Shard, Sharding};
+
+    fn mutant(line: usize, column: usize, what: &str) -> MutantEntry {
+        let at = |column| LineColumn { line, column };
+        MutantEntry {
+            name: format!("src/lib.rs:{line}:{column}: {what}"),
+            package: "p".into(),
+            file: "src/lib.rs".into(),
+            function: None,
+            span: Span {
+                start: at(column),
+                end: at(column + 1),
+            },
+            replacement: String::new(),
+            genre: "FnValue".into(),
+            diff: None,
+        }
+    }
+
+    /// Shard `k` of 2, dealt round-robin from `whole`, in `root/shard-k`,
+    /// each mutant with `summaries[i]` and a log saying its name, named as
+    /// the shard's run names it.
+    fn shard(root: &Path, k: usize, whole: &[MutantEntry], summaries: &[&str]) -> ShardOut {
+        let dir = root.join(format!("shard-{k}"));
+        std::fs::create_dir_all(dir.join("log")).unwrap();
+        std::fs::write(dir.join("log/baseline.log"), "baseline").unwrap();
+        let mine: Vec<(MutantEntry, &str)> = Sharding::RoundRobin.select(
+            Shard { k, n: 2 },
+            whole
+                .iter()
+                .cloned()
+                .zip(summaries.iter().copied())
+                .collect(),
+        );
+        let stems = crate::lab::log_stems_at(
+            mine.iter()
+                .map(|(m, _)| (m.file.as_str(), m.span.start.line, m.span.start.column)),
+        );
+        let mut outcomes = vec![OutcomeEntry {
+            scenario: ScenarioEntry::Baseline,
+            summary: "Success".into(),
+            log_path: Some("log/baseline.log".into()),
+            diff_path: None,
+            phase_results: Vec::new(),
+        }];
+        for ((mutant, summary), stem) in mine.iter().zip(&stems) {
+            let log = format!("log/{stem}.log");
+            std::fs::write(dir.join(&log), &mutant.name).unwrap();
+            outcomes.push(OutcomeEntry {
+                scenario: ScenarioEntry::Mutant(Box::new(mutant.clone())),
+                summary: summary.to_string(),
+                log_path: Some(log),
+                diff_path: None,
+                phase_results: Vec::new(),
+            });
+        }
+        ShardOut {
+            dir,
+            record: ShardRecord {
+                shard: Shard { k, n: 2 },
+                sharding: Sharding::RoundRobin,
+                mutants: whole.len(),
+                names_digest: shard::names_digest(whole.iter().map(|m| m.name.as_str())),
+                sources_digest: "sources".into(),
+            },
+            outcomes: OutcomesFile {
+                outcomes,
+                total_mutants: 0,
+                missed: 0,
+                caught: 0,
+                timeout: 0,
+                unviable: 0,
+                not_compiled: 0,
+                success: 0,
+                start_time: format!("2026-01-01T00:00:0{k}Z"),
+                end_time: Some(format!("2026-01-01T00:01:0{k}Z")),
+                mutiny_version: "0.1.0".into(),
+                workspace_root: root.to_owned(),
+            },
+            mutants: mine.into_iter().map(|(m, _)| m).collect(),
+        }
+    }
+
+    #[test]
+    fn round_robin_shards_merge_in_list_order_with_the_unsharded_log_names() {
+        let root = tempfile::tempdir().unwrap();
+        // Two mutants at one place, dealt to different shards: each shard
+        // named its log `…_col_9.log`; the unsharded run names the second
+        // `…_col_9_001.log`.
+        let whole = [
+            mutant(30, 9, "replace f with true"),
+            mutant(30, 9, "replace f with false"),
+            mutant(31, 5, "replace g with 0"),
+        ];
+        let summaries = ["CaughtMutant", "MissedMutant", "MissedMutant"];
+        let shards = vec![
+            shard(root.path(), 1, &whole, &summaries),
+            shard(root.path(), 0, &whole, &summaries),
+        ];
+        let merged = merge(shards).unwrap();
+        let out = root.path().join("merged");
+        merged.write(&out, Some(root.path())).unwrap();
+
+        let names: Vec<&str> = whole.iter().map(|m| m.name.as_str()).collect();
+        let missed = std::fs::read_to_string(out.join("missed.txt")).unwrap();
+        assert_eq!(missed, format!("{}\n{}\n", names[1], names[2]));
+        let outcomes: OutcomesFile = read_json(&out.join("outcomes.json")).unwrap();
+        let logs: Vec<Option<&str>> = outcomes
+            .outcomes
+            .iter()
+            .map(|o| o.log_path.as_deref())
+            .collect();
+        assert_eq!(
+            logs,
+            [
+                Some("log/baseline.log"),
+                Some("log/src__lib.rs_line_30_col_9.log"),
+                Some("log/src__lib.rs_line_30_col_9_001.log"),
+                Some("log/src__lib.rs_line_31_col_5.log"),
+            ]
+        );
+        for (log, name) in logs[1..].iter().zip(names) {
+            let text = std::fs::read_to_string(out.join(log.unwrap())).unwrap();
+            assert_eq!(text, name, "{log:?} is the log of its mutant");
+        }
+        assert_eq!(
+            (outcomes.caught, outcomes.missed, outcomes.total_mutants),
+            (1, 2, 3)
+        );
+        assert_eq!(outcomes.start_time, "2026-01-01T00:00:00Z");
+        assert_eq!(outcomes.end_time.as_deref(), Some("2026-01-01T00:01:01Z"));
+        assert_eq!(merged.exit_code(), crate::exit_code::FOUND_PROBLEMS);
+    }
+
+    #[test]
+    fn shards_whose_lists_do_not_add_up_are_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let whole = [mutant(30, 9, "a"), mutant(31, 5, "b"), mutant(32, 5, "c")];
+        let summaries = ["CaughtMutant"; 3];
+        let mut edited = shard(root.path(), 1, &whole, &summaries);
+        edited.mutants.clear();
+        let err = merge(vec![shard(root.path(), 0, &whole, &summaries), edited]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("do not add up to the list of 3 mutants"),
+            "{err}"
+        );
+    }
+}
