@@ -160,6 +160,8 @@ fn assert_same_as_unsharded(merged: &Path) {
         .map(|f| f["mutants"].as_array().unwrap().len())
         .sum();
     assert_eq!(reported, 27, "the elements report has every mutant");
+    let page = read(&merged.join("mutation-report.html"));
+    assert!(page.contains("Version::is_stable"), "the HTML report too");
 }
 
 /// What a CI engine's run of a template left: the shards' `mutants.out/`

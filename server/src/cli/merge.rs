@@ -52,5 +52,11 @@ pub fn merge_command(args: &MergeArgs) -> Result<i32> {
         args.output.display(),
         summary_line(&mutants_out)
     );
+    println!(
+        "HTML report: {}",
+        args.output
+            .join(mutiny::report::RUN_HTML_REPORT_FILE_NAME)
+            .display()
+    );
     Ok(merged.exit_code())
 }

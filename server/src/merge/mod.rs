@@ -395,15 +395,12 @@ pub fn check_output(out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The reports a run leaves in `mutants.out/`, made from the merged
-/// directory: `mutation-report.json` (with no system: the shards ran on
-/// other machines). Returns what the reader warned of (a missing source
-/// file). Every report of a merge is written here.
+/// The reports a run leaves in `mutants.out/` (`report::write_reports`),
+/// made from the merged directory, with no system: the shards ran on other
+/// machines. Returns what the reader warned of (a missing source file).
 fn write_reports(dir: &Path, source_root: Option<&Path>) -> Result<Vec<String>> {
     let mutants_out = MutantsOut::read(dir, source_root)?;
-    let elements = report::elements::render(&mutants_out, None);
-    write_atomically(&dir.join(report::RUN_REPORT_FILE_NAME), &elements)?;
-    // The HTML report goes here too once `report::html` exists.
+    report::write_reports(dir, &mutants_out, None)?;
     Ok(mutants_out.warnings)
 }
 
