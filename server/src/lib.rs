@@ -14,6 +14,7 @@ pub mod list;
 pub mod lock;
 pub mod lsp;
 pub mod manifest;
+pub mod merge;
 pub mod mutate;
 pub mod options;
 pub mod outcome;

@@ -15,16 +15,17 @@ use mutiny::lab::{Analysis, Lab};
 use mutiny::list;
 use mutiny::mutate::Mutant;
 use mutiny::options::{self, LabArgs, Options, SelectionArgs};
-use mutiny::shard::{Shard, Sharding};
+use mutiny::shard::{Shard, ShardRecord, Sharding};
 use mutiny::sources;
 use mutiny::workspace::{PackageSelection, Workspace};
 
 mod cli {
     pub mod analysis;
+    pub mod merge;
     pub mod report;
     pub mod run;
 }
-use cli::{analysis, report, run};
+use cli::{analysis, merge, report, run};
 
 /// Mutation testing for Rust, in the editor and in CI.
 #[derive(Parser, Debug)]
@@ -45,6 +46,10 @@ enum Command {
     /// mutation-testing-elements JSON, SARIF, GitHub annotations or a
     /// Markdown summary.
     Report(report::ReportArgs),
+    /// Join the mutants.out/ of the shards of one run (`mutiny run --shard
+    /// K/N`, K = 0..N-1) into one mutants.out/, as one unsharded run
+    /// would have written it, with its reports.
+    Merge(merge::MergeArgs),
     /// Run the language server on stdin/stdout: mutants of each saved file
     /// are tested in the background and missed ones shown as warnings.
     Lsp,
@@ -127,8 +132,15 @@ pub struct NarrowArgs {
     sharding: Option<String>,
 }
 
+/// The mutants left after `--in-diff` and `--shard`, and the record of the
+/// shard (`shard.json`), if one was asked for.
+pub struct Narrowed {
+    pub mutants: Vec<Mutant>,
+    pub shard: Option<ShardRecord>,
+}
+
 /// Keeps the mutants on lines `--in-diff` changes, then this `--shard`'s.
-pub fn narrow(mut mutants: Vec<Mutant>, args: &NarrowArgs, config: &Config) -> Result<Vec<Mutant>> {
+pub fn narrow(mut mutants: Vec<Mutant>, args: &NarrowArgs, config: &Config) -> Result<Narrowed> {
     if let Some(diff_file) = &args.in_diff {
         let text = std::fs::read_to_string(diff_file)
             .with_context(|| format!("cannot read the diff {}", diff_file.display()))?;
@@ -136,14 +148,19 @@ pub fn narrow(mut mutants: Vec<Mutant>, args: &NarrowArgs, config: &Config) -> R
             .with_context(|| format!("cannot use {} as a diff", diff_file.display()))?;
         mutants.retain(|m| changed.touches(m));
     }
+    let mut record = None;
     if let Some(shard) = args.shard {
         let sharding: Sharding = match args.sharding.as_ref().or(config.sharding.as_ref()) {
             Some(name) => name.parse()?,
             None => Sharding::default(),
         };
+        record = Some(ShardRecord::new(shard, sharding, &mutants));
         mutants = sharding.select(shard, mutants);
     }
-    Ok(mutants)
+    Ok(Narrowed {
+        mutants,
+        shard: record,
+    })
 }
 
 fn main() -> ExitCode {
@@ -155,6 +172,7 @@ fn main() -> ExitCode {
         Command::List(args) => list_command(&args),
         Command::Run(args) => run::run_command(&args),
         Command::Report(args) => report::report_command(&args),
+        Command::Merge(args) => merge::merge_command(&args),
         Command::Lsp => mutiny::lsp::serve_stdio().map(|()| exit_code::SUCCESS),
     };
     match result {
@@ -168,7 +186,7 @@ fn main() -> ExitCode {
 
 fn list_command(args: &ListArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
-    let mutants = narrow(selected.mutants, &args.narrow, &selected.config)?;
+    let mutants = narrow(selected.mutants, &args.narrow, &selected.config)?.mutants;
     let analysis = match args.analysis {
         true => list_analysis(
             args,

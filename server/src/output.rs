@@ -1,9 +1,10 @@
 //! `mutants.out/`, in cargo-mutants' layout so the tools that read its
 //! output read ours: `outcomes.json`, `mutants.json`, one list per verdict,
-//! `diff/` and `log/`. Written as the run goes, so a killed run leaves a
-//! readable partial result. At the end, `mutation-report.json` and
-//! `mutation-report.html` too (the mutation-testing-elements report and the
-//! page, made by `report/` from the directory).
+//! `diff/` and `log/`; for a shard (`--shard`), `shard.json`. Written as
+//! the run goes, so a killed run leaves a readable partial result. At the
+//! end, `mutation-report.json` and `mutation-report.html` too (the
+//! mutation-testing-elements report and the page, made by `report/` from
+//! the directory).
 
 use std::fs::File;
 use std::io::Write;
@@ -20,6 +21,7 @@ use crate::mutate::Mutant;
 use crate::outcome::{
     Counts, Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome, Summary, Verdict,
 };
+use crate::shard::{self, ShardRecord};
 
 pub const OUTPUT_DIR_NAME: &str = "mutants.out";
 
@@ -115,6 +117,13 @@ impl OutputDir {
         write_atomically(&self.path.join("mutants.json"), &list::to_json(mutants))
     }
 
+    /// Writes `shard.json`: which shard of which mutant list this run is,
+    /// for `mutiny merge`.
+    pub fn write_shard(&self, record: &ShardRecord) -> Result<()> {
+        let text = serde_json::to_string_pretty(record).expect("shard record serializes");
+        write_atomically(&self.path.join(shard::RECORD_FILE_NAME), &text)
+    }
+
     /// Records one finished scenario.
     pub fn add(&mut self, outcome: &ScenarioOutcome) -> Result<()> {
         if let (Scenario::Mutant { mutant, .. }, Some(verdict)) =
@@ -176,7 +185,7 @@ impl OutputDir {
 }
 
 /// cargo-mutants' four lists, and mutiny's own `not_compiled.txt`.
-const VERDICTS: [Verdict; 5] = [
+pub(crate) const VERDICTS: [Verdict; 5] = [
     Verdict::Caught,
     Verdict::Missed,
     Verdict::Timeout,
@@ -184,7 +193,7 @@ const VERDICTS: [Verdict; 5] = [
     Verdict::NotCompiled,
 ];
 
-fn list_file(verdict: Verdict) -> String {
+pub(crate) fn list_file(verdict: Verdict) -> String {
     format!("{}.txt", verdict.name().replace(' ', "_"))
 }
 

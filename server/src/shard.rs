@@ -1,11 +1,18 @@
 //! `--shard K/N`: a deterministic split of the mutant list, so N CI jobs
-//! together test every mutant exactly once.
+//! together test every mutant exactly once; and `shard.json`, the record a
+//! shard's `mutants.out/` keeps of which split of which list it is, for
+//! `mutiny merge` to check that the shards it joins make one whole list.
 
+use std::fmt;
 use std::str::FromStr;
 
 use anyhow::{anyhow, ensure, Context, Error};
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use crate::cache::fingerprint;
+use crate::mutate::Mutant;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
     /// This shard, counting from 0.
     pub k: usize,
@@ -27,8 +34,15 @@ impl FromStr for Shard {
     }
 }
 
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
 /// How mutants are dealt to shards (`sharding` in `.cargo/mutants.toml`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Sharding {
     /// Consecutive runs of mutants (cargo-mutants' default): neighbouring
     /// mutants share a shard, so its incremental builds stay small.
@@ -52,6 +66,15 @@ impl FromStr for Sharding {
     }
 }
 
+impl fmt::Display for Sharding {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            Sharding::Slice => "slice",
+            Sharding::RoundRobin => "round-robin",
+        })
+    }
+}
+
 impl Sharding {
     /// This shard's part of `items`, in order.
     pub fn select<T>(self, shard: Shard, items: Vec<T>) -> Vec<T> {
@@ -72,6 +95,77 @@ impl Sharding {
             }
         }
     }
+}
+
+/// The file in a shard's `mutants.out/` that holds its `ShardRecord`.
+pub const RECORD_FILE_NAME: &str = "shard.json";
+
+/// Which shard of which split of which mutant list a run tested.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardRecord {
+    pub shard: Shard,
+    pub sharding: Sharding,
+    /// How many mutants the whole list (before sharding) has.
+    pub mutants: usize,
+    /// `names_digest` of the whole list's names, in order.
+    pub names_digest: String,
+    /// A fingerprint of the whole list's source files (path and text):
+    /// the same names from another commit differ here.
+    pub sources_digest: String,
+}
+
+impl ShardRecord {
+    /// The record of `shard` cut by `sharding` from `whole`, the list
+    /// every shard of the split was cut from.
+    pub fn new(shard: Shard, sharding: Sharding, whole: &[Mutant]) -> ShardRecord {
+        let mut seen = std::collections::HashSet::new();
+        let mut sources: Vec<&str> = Vec::new();
+        for mutant in whole {
+            let file = &mutant.source_file;
+            if seen.insert((&file.package, &file.path)) {
+                sources.extend([file.package.as_str(), &file.path, &file.code]);
+            }
+        }
+        ShardRecord {
+            shard,
+            sharding,
+            mutants: whole.len(),
+            names_digest: names_digest(whole.iter().map(|m| m.name.as_str())),
+            sources_digest: fingerprint(&sources),
+        }
+    }
+}
+
+/// A fingerprint of mutant names in this order.
+pub fn names_digest<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    fingerprint(&names)
+}
+
+/// The order of the whole list from its shards' parts: `parts[k]` is shard
+/// k's part, in order (as `Sharding::select` made it). Each item comes
+/// with the shard it is in. `None` when the parts' sizes are not those
+/// of a split of one list.
+pub fn unshard<T>(sharding: Sharding, parts: Vec<Vec<T>>) -> Option<Vec<(usize, T)>> {
+    let n = parts.len();
+    let total: usize = parts.iter().map(Vec::len).sum();
+    let sizes: Vec<usize> = (0..n)
+        .map(|k| sharding.select(Shard { k, n }, vec![(); total]).len())
+        .collect();
+    if parts.iter().map(Vec::len).ne(sizes) {
+        return None;
+    }
+    let mut parts: Vec<std::vec::IntoIter<T>> = parts.into_iter().map(Vec::into_iter).collect();
+    Some(match sharding {
+        Sharding::Slice => parts
+            .into_iter()
+            .enumerate()
+            .flat_map(|(k, part)| part.map(move |item| (k, item)))
+            .collect(),
+        Sharding::RoundRobin => (0..total)
+            .map(|i| (i % n, parts[i % n].next().expect("sizes checked")))
+            .collect(),
+    })
 }
 
 #[cfg(test)]
@@ -99,6 +193,53 @@ mod tests {
             Sharding::RoundRobin.select(shard, (0..8).collect()),
             [1, 4, 7]
         );
+    }
+
+    #[test]
+    fn unsharding_the_parts_gives_back_the_list_with_each_item_s_shard() {
+        for sharding in [Sharding::Slice, Sharding::RoundRobin] {
+            for n in 1..=5 {
+                let parts: Vec<Vec<usize>> = (0..n)
+                    .map(|k| sharding.select(Shard { k, n }, (0..11).collect()))
+                    .collect();
+                let whole = unshard(sharding, parts).unwrap();
+                let items: Vec<usize> = whole.iter().map(|&(_, i)| i).collect();
+                assert_eq!(items, (0..11).collect::<Vec<_>>(), "{sharding:?} n={n}");
+                for (k, item) in whole {
+                    let part = sharding.select(Shard { k, n }, (0..11).collect());
+                    assert!(
+                        part.contains(&item),
+                        "{sharding:?} n={n}: {item} not in {k}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parts_of_the_wrong_sizes_are_no_split() {
+        assert!(unshard(Sharding::Slice, vec![vec![0, 1], vec![2, 3, 4]]).is_none());
+        assert!(unshard(Sharding::RoundRobin, vec![vec![0], vec![1, 2]]).is_none());
+        assert!(unshard(Sharding::Slice, vec![vec![0, 1, 2], vec![3, 4]]).is_some());
+    }
+
+    #[test]
+    fn records_read_back_as_written_with_readable_names() {
+        let record = ShardRecord {
+            shard: Shard { k: 1, n: 3 },
+            sharding: Sharding::RoundRobin,
+            mutants: 27,
+            names_digest: names_digest(["a", "b"]),
+            sources_digest: "0123".into(),
+        };
+        let json = serde_json::to_string(&record).unwrap();
+        assert!(
+            json.contains(r#""shard":{"k":1,"n":3},"sharding":"round-robin""#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<ShardRecord>(&json).unwrap(), record);
+        assert_ne!(names_digest(["a", "b"]), names_digest(["b", "a"]));
+        assert_eq!(record.shard.to_string(), "1/3");
     }
 
     #[test]

@@ -4,6 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+pub mod ci;
+
 /// EXPECTED.md's `missed.txt` for the example fixture.
 pub const EXAMPLE_MISSED: [&str; 11] = [
     "src/lib.rs:30:9: replace Version::is_stable -> bool with true",

@@ -119,9 +119,8 @@ pub struct RunArgs {
 pub fn run_command(args: &RunArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
     let config = &selected.config;
-    let mutants = selected.mutants;
-    let mutants = narrow(mutants, &args.narrow, config)?;
-    let mutants: Vec<Arc<Mutant>> = mutants.into_iter().map(Arc::new).collect();
+    let narrowed = narrow(selected.mutants, &args.narrow, config)?;
+    let mutants: Vec<Arc<Mutant>> = narrowed.mutants.into_iter().map(Arc::new).collect();
     let mut console = Console::new(mutants.len(), args.json);
     let workspace = &selected.workspace;
     let output_parent = args
@@ -141,6 +140,9 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     );
     let mut output = OutputDir::create(&output_parent, &workspace.root)?;
     output.write_mutants(&mutants)?;
+    if let Some(record) = &narrowed.shard {
+        output.write_shard(record)?;
+    }
     options.log_dir = output.log_dir();
     if mutants.is_empty() {
         output.finish()?;

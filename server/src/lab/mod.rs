@@ -679,16 +679,24 @@ fn run_scenario(
 /// them: `src__lib.rs_line_17_col_9`, then `_001`, `_002` for mutants at
 /// the same place.
 pub fn log_stems(mutants: &[Arc<Mutant>]) -> Vec<String> {
+    log_stems_at(mutants.iter().map(|m| {
+        (
+            m.source_file.path.as_str(),
+            m.span.start.line,
+            m.span.start.column,
+        )
+    }))
+}
+
+/// The log stems of mutants at these places (file, line, column), in
+/// order: `src__lib.rs_line_30_col_9`, then `…_001` for the next mutant at
+/// the same place. `mutiny merge` names a merged run's logs with it.
+pub fn log_stems_at<'a>(places: impl IntoIterator<Item = (&'a str, usize, usize)>) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
-    mutants
-        .iter()
-        .map(|mutant| {
-            let base = format!(
-                "{}_line_{}_col_{}",
-                mutant.source_file.path.replace('/', "__"),
-                mutant.span.start.line,
-                mutant.span.start.column
-            );
+    places
+        .into_iter()
+        .map(|(file, line, column)| {
+            let base = format!("{}_line_{line}_col_{column}", file.replace('/', "__"));
             let count = seen.entry(base.clone()).or_insert(0);
             let stem = if *count == 0 {
                 base

@@ -77,9 +77,25 @@ pub fn render(format: Format, mutants_out: &MutantsOut) -> String {
 /// system that ran it.
 pub fn write_run_report(output_dir: &Path, workspace_root: &Path) -> Result<()> {
     let mutants_out = MutantsOut::read(output_dir, Some(workspace_root))?;
-    let text = elements::render(&mutants_out, Some(elements::System::this_machine()));
+    write_reports(
+        output_dir,
+        &mutants_out,
+        Some(elements::System::this_machine()),
+    )
+}
+
+/// Writes the reports a `mutants.out/` holds, `mutation-report.json` and
+/// `mutation-report.html`, from what was read of it; `system` is the machine
+/// that tested the mutants, when known. `mutiny run` and `mutiny merge`
+/// both write them here.
+pub fn write_reports(
+    output_dir: &Path,
+    mutants_out: &MutantsOut,
+    system: Option<elements::System>,
+) -> Result<()> {
+    let text = elements::render(mutants_out, system);
     crate::output::write_atomically(&output_dir.join(RUN_REPORT_FILE_NAME), &text)?;
-    let page = html::render(&mutants_out);
+    let page = html::render(mutants_out);
     crate::output::write_atomically(&output_dir.join(RUN_HTML_REPORT_FILE_NAME), &page)
 }
 
