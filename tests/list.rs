@@ -337,10 +337,43 @@ fn list_with_analysis_marks_code_not_compiled_for_this_target_and_leaves_the_tre
 #[test]
 fn list_feature_flags_need_analysis() {
     let output = list(&fixture("cfg_targets"), &["--features", "extra"]);
-    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(
         stderr(&output).contains("--analysis"),
         "{}",
         stderr(&output)
     );
+}
+
+/// A bad argument exits 1, as in cargo-mutants, never 2, which says
+/// "missed mutants" (a CI job would pass a typo as results); help exits 0.
+#[test]
+fn bad_arguments_exit_1_and_help_exits_0() {
+    for args in [
+        &["run", "--shard", "3/3"][..],
+        &["list", "--no-such-option"],
+        &["frobnicate"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_mutiny"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("error"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    let help = Command::new(env!("CARGO_BIN_EXE_mutiny"))
+        .args(["run", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--shard"));
 }

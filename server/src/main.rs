@@ -164,7 +164,18 @@ pub fn narrow(mut mutants: Vec<Mutant>, args: &NarrowArgs, config: &Config) -> R
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Bad arguments exit 1, as in cargo-mutants (clap's own code, 2, is
+    // the code for missed mutants: a CI job would read a typo as results).
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return match err.use_stderr() {
+                true => ExitCode::from(exit_code::USAGE as u8),
+                false => ExitCode::SUCCESS, // --help, --version
+            };
+        }
+    };
     // SAFETY: no thread has started yet. Without a directory of its own
     // (no space left, say) mutiny goes on; the scratch trees say why.
     let _process_temp = unsafe { mutiny::lab::scratch::enter_process_temp_dir() }.ok();
