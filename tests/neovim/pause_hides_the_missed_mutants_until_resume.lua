@@ -96,8 +96,16 @@ vim.cmd("MutinyResume")
 H.wait("the diagnostics to come back after :MutinyResume", 30, function()
   return #published > 0
 end)
+-- The run of the :write may already have begun when they are published
+-- (the server sends what a document shows as one state): then they are
+-- marked as earlier results being tested again. The same 11 either way.
+local function without_retest_mark(lines)
+  return vim.tbl_map(function(line)
+    return (line:gsub(" %(earlier result, to be tested again%)$", ""))
+  end, lines)
+end
 H.check(
-  vim.deep_equal(published[1], before),
+  vim.deep_equal(without_retest_mark(published[1]), before),
   ":MutinyResume brings the same 11 diagnostics back",
   vim.inspect({ before = before, after = published[1] })
 )
