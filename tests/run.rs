@@ -837,6 +837,43 @@ fn a_second_run_into_the_same_output_waits_for_the_first_and_neither_is_corrupte
     }
 }
 
+/// Scratch space full: TMPDIR is a 2 MiB tmpfs (mounted in a user and
+/// mount namespace of the run's own, so the test needs no privilege and
+/// leaves no mount behind). The build fails for want of space, which says
+/// nothing of any mutant: a clear message, exit 1, no verdict, the tree
+/// intact.
+#[test]
+fn a_full_scratch_space_is_a_clear_error_with_exit_1_and_no_verdict() {
+    let dir = fixture("example");
+    let before = tree_snapshot(&dir);
+    let sandbox = Sandbox::new();
+    let output = {
+        let _turn = one_at_a_time();
+        let mut command = Command::new("unshare");
+        command
+            .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+            .arg(r#"mount -t tmpfs -o size=2m tmpfs "$TMPDIR" && exec "$@""#)
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_mutiny"))
+            .args(["run", "-d", dir.to_str().unwrap(), "-j", "2", "-o"])
+            .arg(sandbox.dir.path().join("out"))
+            .env("TMPDIR", sandbox.tmp());
+        command.output().expect("unshare runs")
+    };
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no space left on the device"), "{stderr}");
+    assert!(stderr.contains("point TMPDIR at a larger disk"), "{stderr}");
+    for verdict in VERDICTS {
+        let listed = std::fs::read_to_string(sandbox.out().join(format!("{verdict}.txt")));
+        assert!(
+            listed.unwrap_or_default().is_empty(),
+            "a {verdict} verdict was drawn"
+        );
+    }
+    assert_unchanged(&dir, &before);
+}
+
 #[test]
 fn shards_0_and_1_of_2_split_the_mutants_and_together_miss_the_same() {
     let dir = fixture("example");

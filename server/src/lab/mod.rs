@@ -14,7 +14,6 @@ mod switched;
 mod timeouts;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -268,8 +267,7 @@ impl Lab {
             scope => vec![self.scope_packages(scope, "")],
         };
         let log_path = self.options.log_dir.join("warm-up.log");
-        let mut log = File::create(&log_path)
-            .with_context(|| format!("cannot create {}", log_path.display()))?;
+        let mut log = process::create_log(&log_path)?;
         let root = self.trees[0].root();
         let env = cargo::env(root, &self.options.cargo);
         for packages in commands {
@@ -625,8 +623,7 @@ fn run_scenario(
     (build_timeout, test_timeout): (Option<Duration>, Option<Duration>),
     cancel: &Cancel,
 ) -> Result<Option<ScenarioOutcome>> {
-    let mut log =
-        File::create(log_path).with_context(|| format!("cannot create {}", log_path.display()))?;
+    let mut log = process::create_log(log_path)?;
     if let Some(mutant) = scenario.mutant() {
         use std::io::Write;
         writeln!(

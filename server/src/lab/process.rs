@@ -25,13 +25,13 @@
 //! background commands with SIGINT and SIGQUIT ignored).
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use super::Cancel;
 use crate::outcome::ProcessStatus;
@@ -71,6 +71,7 @@ pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -
     let argv = spec.argv;
     writeln!(log, "\n*** {}", argv.join(" "))?;
     log.flush()?;
+    let output_start = log.stream_position().ok();
     let mut command = Command::new(&argv[0]);
     let stdout = match stdout {
         Some(file) => file,
@@ -92,7 +93,64 @@ pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -
         Ended::Cancelled => "cancelled".to_owned(),
     };
     writeln!(log, "\n*** result: {result}")?;
+    if let (Ended::Status(status), Some(from)) = (ended, output_start) {
+        if !status.is_success() && said_out_of_space(log, from) {
+            bail!(
+                "no space left on the device: `{}` failed for want of it in {}, which \
+                 has {} free. mutiny copies and builds the workspace in the temporary \
+                 directory: free some space, or point TMPDIR at a larger disk",
+                argv.join(" "),
+                spec.cwd.display(),
+                free_space(spec.cwd)
+            );
+        }
+    }
     Ok(ended)
+}
+
+/// Creates (or empties) a scenario's log; readable too, so that `run` can
+/// read back what a failed command said.
+pub fn create_log(path: &Path) -> Result<File> {
+    File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))
+}
+
+/// Whether a command's output, from `from` in `log` on, says the disk was
+/// full (ENOSPC, in Rust's, LLVM's or the C library's words): then its
+/// failure says nothing of the mutant, and no verdict may be drawn from it.
+fn said_out_of_space(log: &mut File, from: u64) -> bool {
+    const TAIL: u64 = 1 << 20;
+    let end = match log.seek(SeekFrom::End(0)) {
+        Ok(end) => end,
+        Err(_) => return false,
+    };
+    let mut output = Vec::new();
+    let read = log
+        .seek(SeekFrom::Start(from.max(end.saturating_sub(TAIL))))
+        .and_then(|_| log.read_to_end(&mut output));
+    let _ = log.seek(SeekFrom::End(0));
+    read.is_ok() && String::from_utf8_lossy(&output).contains("No space left on device")
+}
+
+/// The free space of the file system holding `path`, for messages.
+fn free_space(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return "unknown space".to_owned();
+    };
+    // SAFETY: statvfs fills the zeroed struct it is given; `path` is a
+    // valid C string for the call's duration.
+    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stats) } != 0 {
+        return "unknown space".to_owned();
+    }
+    let bytes = stats.f_bavail as u64 * stats.f_frsize as u64;
+    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
 }
 
 /// How often a waiting job looks at the cancel flag.

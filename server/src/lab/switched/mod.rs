@@ -99,8 +99,7 @@ impl Lab {
             BaselineMode::Skip => "switched-build.log",
         };
         let log_path = self.options.log_dir.join(log_name);
-        let mut log = File::create(&log_path)
-            .with_context(|| format!("cannot create {}", log_path.display()))?;
+        let mut log = process::create_log(&log_path)?;
         let packages = self.baseline_packages(mutants);
         let build_argv = self.build_argv(&packages);
         let mut rounds = 0;
@@ -1046,8 +1045,7 @@ impl SwitchedTests<'_> {
         let mutant = &self.mutants[index];
         let id = index as u32 + 1;
         let log_path = &self.log_paths[index];
-        let mut log = File::create(log_path)
-            .with_context(|| format!("cannot create {}", log_path.display()))?;
+        let mut log = process::create_log(log_path)?;
         writeln!(
             log,
             "*** {}\n\n*** mutation diff:\n{}\n*** compile-once: switch {id}, built once with {} other mutants",
