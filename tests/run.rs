@@ -874,6 +874,32 @@ fn a_full_scratch_space_is_a_clear_error_with_exit_1_and_no_verdict() {
     assert_unchanged(&dir, &before);
 }
 
+/// An output directory nobody can write in (`/proc`, even for root): a
+/// clear error naming it, exit 1, before anything is built.
+#[test]
+fn an_unwritable_output_directory_is_a_clear_error_with_exit_1() {
+    let sandbox = Sandbox::new();
+    let output = Command::new(env!("CARGO_BIN_EXE_mutiny"))
+        .args([
+            "run",
+            "-d",
+            fixture("example").to_str().unwrap(),
+            "-o",
+            "/proc",
+        ])
+        .env("TMPDIR", sandbox.tmp())
+        .output()
+        .unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot create /proc/mutants.out"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(sandbox.tmp()).unwrap().collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+}
+
 #[test]
 fn shards_0_and_1_of_2_split_the_mutants_and_together_miss_the_same() {
     let dir = fixture("example");
