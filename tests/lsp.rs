@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -32,6 +34,9 @@ struct Server {
     /// The `$/progress` values received, in order.
     progress: Vec<Value>,
     tmp: tempfile::TempDir,
+    /// Cleared, the client stops reading the server's output (after the
+    /// message it is reading, if any), as a client that hangs would.
+    reading: Arc<AtomicBool>,
 }
 
 fn uri(path: &Path) -> String {
@@ -62,9 +67,17 @@ impl Server {
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (sender, incoming) = std::sync::mpsc::channel();
+        let reading = Arc::new(AtomicBool::new(true));
+        let reader_reading = reading.clone();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
-            while let Some(message) = read_message(&mut reader) {
+            loop {
+                while !reader_reading.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                let Some(message) = read_message(&mut reader) else {
+                    break;
+                };
                 if sender.send(message).is_err() {
                     break;
                 }
@@ -79,6 +92,7 @@ impl Server {
             diagnostics: BTreeMap::new(),
             progress: Vec::new(),
             tmp,
+            reading,
         }
     }
 
@@ -1199,6 +1213,126 @@ fn a_server_killed_at_random_moments_leaves_nothing_running_and_the_next_sweeps(
     server.initialize(&root);
     let swept = format!("removed {left} scratch directories");
     server.wait_until("the sweep's message", |s| s.logged(&swept));
+    server.stop();
+}
+
+/// A hover on `uri` answered without an error within a second.
+#[track_caller]
+fn assert_hover_answered_within_a_second(server: &mut Server, uri: &str) {
+    let asked = Instant::now();
+    let answer = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(answer.get("error").is_none(), "{answer}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
+}
+
+#[test]
+fn unknown_methods_get_method_not_found_and_the_server_keeps_answering() {
+    let (_dir, root) = copy_of("example");
+    let mut server = Server::start();
+    server.initialize(&root);
+    let answer = server.request("mutiny/noSuchMethod", json!({"x": 1}));
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    server.notify("noSuchNotification", json!([1, 2]));
+    server.notify("$/noSuchNotification", json!(null));
+    let answer = server.request("textDocument/noSuchRequest", json!({}));
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    assert_hover_answered_within_a_second(&mut server, &uri(&root.join("src/lib.rs")));
+    server.stop();
+}
+
+/// The file being tested is deleted mid-run (the editor says so): the
+/// server keeps answering, shows no finding for the deleted file, and
+/// leaves nothing behind.
+#[test]
+fn a_file_deleted_while_its_mutants_are_tested_leaves_no_findings_and_the_server_answering() {
+    let (_dir, _root, lib, mut server) = saved("example");
+    let key = uri(&lib);
+    server.wait_until("a first mutant's result", |s| {
+        s.progress.iter().any(|p| p["value"]["kind"] == "report")
+    });
+    std::fs::remove_file(&lib).unwrap();
+    server.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": key}}),
+    );
+    server.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": key, "type": 3}]}),
+    );
+    assert_hover_answered_within_a_second(&mut server, &key);
+    server.wait_until("the run to end", |s| !s.ends().is_empty());
+    server.wait_until("no finding for the deleted file", |s| {
+        s.diagnostics.get(&key).is_none_or(Vec::is_empty)
+    });
+    assert_hover_answered_within_a_second(&mut server, &key);
+    server.stop();
+}
+
+/// The server's resident memory in KiB, from /proc.
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .unwrap()
+}
+
+/// A client that stops reading for a minute while it goes on saving: the
+/// server's output backs up, but the server lives, its memory stays
+/// bounded, and once the client reads again it answers.
+#[test]
+fn a_client_that_stops_reading_for_a_minute_finds_the_server_alive_and_answering() {
+    let (Example { _dir, lib, key, .. }, mut server) = tested_example();
+    // Memory is compared once rust-analyzer's model (a large part) is in.
+    server.wait_until("the model", |s| {
+        s.logged("rust-analyzer loaded the workspace")
+    });
+    let pid = server.child.id();
+    let before = resident_kib(pid);
+    server.reading.store(false, Ordering::SeqCst);
+    let original = std::fs::read_to_string(&lib).unwrap();
+    let start = Instant::now();
+    let mut saves = 0;
+    while start.elapsed() < Duration::from_secs(60) {
+        // Small messages only: the client's own writes must not fill the
+        // pipe while the server may have stopped reading too.
+        std::fs::write(&lib, format!("// save {saves}\n{original}")).unwrap();
+        server.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": key}}),
+        );
+        saves += 1;
+        std::thread::sleep(Duration::from_secs(2));
+        assert!(
+            server.child.try_wait().unwrap().is_none(),
+            "the server died"
+        );
+    }
+    let during = resident_kib(pid);
+    server.reading.store(true, Ordering::SeqCst);
+    // The backlog comes first; then the answer.
+    let answer = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": key}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(answer.get("error").is_none(), "{answer}");
+    eprintln!("resident memory {before} KiB before, {during} KiB after {saves} saves unread");
+    assert!(
+        during < before + 50 * 1024,
+        "memory grew from {before} KiB to {during} KiB while the client did not read"
+    );
+    server.wait_until("the last save's run to end", |s| {
+        s.ends().last().is_some_and(|e| e.contains("tested"))
+    });
     server.stop();
 }
 
