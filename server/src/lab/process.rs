@@ -73,9 +73,12 @@ pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -
     log.flush()?;
     let output_start = log.stream_position().ok();
     let mut command = Command::new(&argv[0]);
-    let stdout = match stdout {
-        Some(file) => file,
-        None => log.try_clone()?,
+    // The output reaches the log through a pipe, capped: a test that
+    // prints without end must not fill the disk the log is on.
+    let (output, into_output) = std::io::pipe().context("cannot make a pipe")?;
+    let stdout: Stdio = match stdout {
+        Some(file) => file.into(),
+        None => into_output.try_clone()?.into(),
     };
     command
         .args(&argv[1..])
@@ -83,11 +86,15 @@ pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(stdout)
-        .stderr(log.try_clone()?);
+        .stderr(into_output);
     nice_with_default_signals(&mut command, spec.niceness);
+    let copied = copy_capped(output, log.try_clone()?);
     let start = Instant::now();
     let mut group = Group::start(command, &argv[0])?;
     let ended = group.wait(start, spec.timeout, cancel)?;
+    // Every process of the group is gone, so the pipe is at its end,
+    // unless something left the group holding it: then waiting is brief.
+    let _ = copied.recv_timeout(COPY_END_WAIT);
     let result = match ended {
         Ended::Status(status) => format!("{status:?}"),
         Ended::Cancelled => "cancelled".to_owned(),
@@ -106,6 +113,70 @@ pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -
         }
     }
     Ok(ended)
+}
+
+/// How much of a command's output a log keeps: its start, and its end
+/// (where libtest names the failing tests); what lies between is dropped
+/// and counted.
+const LOG_HEAD: usize = 32 << 20;
+const LOG_TAIL: usize = 1 << 20;
+
+/// How long the end of a command's output is awaited once its group is
+/// gone (only a process that escaped the group could still hold the pipe).
+const COPY_END_WAIT: Duration = Duration::from_secs(2);
+
+/// Copies `output` into `log` on a thread of its own, keeping the first
+/// `LOG_HEAD` and the last `LOG_TAIL` bytes; the returned channel says
+/// when it reached the end.
+fn copy_capped(output: std::io::PipeReader, log: File) -> std::sync::mpsc::Receiver<()> {
+    let (done, copied) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = copy_head_and_tail(output, log, LOG_HEAD, LOG_TAIL);
+        let _ = done.send(());
+    });
+    copied
+}
+
+fn copy_head_and_tail(
+    mut from: impl Read,
+    mut to: impl Write,
+    head: usize,
+    tail: usize,
+) -> std::io::Result<()> {
+    let mut buffer = vec![0; 64 << 10];
+    let mut written = 0;
+    let mut kept = std::collections::VecDeque::new();
+    let mut dropped: u64 = 0;
+    loop {
+        let read = match from.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        let mut chunk = &buffer[..read];
+        if written < head {
+            let now = chunk.len().min(head - written);
+            to.write_all(&chunk[..now])?;
+            written += now;
+            chunk = &chunk[now..];
+        }
+        kept.extend(chunk);
+        if kept.len() > tail {
+            let excess = kept.len() - tail;
+            kept.drain(..excess);
+            dropped += excess as u64;
+        }
+    }
+    if dropped > 0 {
+        writeln!(
+            to,
+            "\n*** mutiny: {dropped} bytes of output dropped here, to keep the log small ***"
+        )?;
+    }
+    let (first, second) = kept.as_slices();
+    to.write_all(first)?;
+    to.write_all(second)
 }
 
 /// Creates (or empties) a scenario's log; readable too, so that `run` can
@@ -387,6 +458,46 @@ fn has_exited(child: &Child) -> Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_copy_keeps_the_head_and_the_tail_and_counts_what_it_dropped() {
+        let text: Vec<u8> = (0..100u8).collect();
+        let mut log = Vec::new();
+        copy_head_and_tail(&text[..], &mut log, 10, 5).unwrap();
+        let expected = [
+            &text[..10],
+            b"\n*** mutiny: 85 bytes of output dropped here, to keep the log small ***\n",
+            &text[95..],
+        ]
+        .concat();
+        assert_eq!(log, expected);
+        let mut short = Vec::new();
+        copy_head_and_tail(&text[..12], &mut short, 10, 5).unwrap();
+        assert_eq!(short, &text[..12], "nothing dropped, nothing said");
+    }
+
+    /// A test that prints without end (a mutant can make one) fills its
+    /// log only up to the cap; the command still times out as it would.
+    #[test]
+    fn a_command_that_prints_without_end_fills_its_log_only_up_to_the_cap() {
+        let (ended, log, _) = sh("yes 'mutiny fills the log'", Some(Duration::from_secs(3)));
+        assert_eq!(ended, Ended::Status(ProcessStatus::Timeout));
+        assert!(
+            log.len() <= LOG_HEAD + LOG_TAIL + 4096,
+            "{} bytes",
+            log.len()
+        );
+        assert!(
+            log.contains("bytes of output dropped here"),
+            "{}",
+            &log[log.len() - 300..]
+        );
+        assert!(
+            log.ends_with("\n*** result: Timeout\n"),
+            "{}",
+            &log[log.len() - 300..]
+        );
+    }
 
     /// What `run` gave, the log, and how long it took.
     struct Ran {
