@@ -1336,6 +1336,43 @@ fn a_client_that_stops_reading_for_a_minute_finds_the_server_alive_and_answering
     server.stop();
 }
 
+/// `mutiny run` in the workspace a server is testing, at the same time:
+/// neither disturbs the other (verdicts, the verdict cache, mutants.out),
+/// and a second server on the same workspace (a second editor window)
+/// keeps the cache whole too.
+#[test]
+fn a_run_and_two_servers_on_one_workspace_at_once_all_finish_with_the_same_verdicts() {
+    let (_dir, root, lib, mut first) = saved("example");
+    let mut second = Server::start();
+    second.initialize(&root);
+    second.save(&lib);
+    let sandbox = tempfile::tempdir().unwrap();
+    std::fs::create_dir(sandbox.path().join("tmp")).unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_mutiny"))
+        .args(["run", "-j", "2", "-d", root.to_str().unwrap(), "-o"])
+        .arg(sandbox.path())
+        .env("TMPDIR", sandbox.path().join("tmp"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let missed = std::fs::read_to_string(sandbox.path().join("mutants.out/missed.txt")).unwrap();
+    assert_eq!(missed.lines().count(), 11, "{missed}");
+    for server in [&mut first, &mut second] {
+        server.wait_until("the file's run", |s| !s.ends().is_empty());
+        assert_eq!(server.ends()[0], "27 mutants tested, 11 missed");
+    }
+    first.stop();
+    second.stop();
+    let cache = std::fs::read_to_string(root.join("target/mutiny/results.json")).unwrap();
+    let cache: Value = serde_json::from_str(&cache).unwrap();
+    assert_eq!(cache["results"].as_array().unwrap().len(), 27, "{cache}");
+}
+
 /// Waits for a server that lost its client, or was told to exit, to end;
 /// then nothing may be left in its TMPDIR, and no process it started may
 /// still run (a killed process takes a moment to go).

@@ -900,6 +900,47 @@ fn an_unwritable_output_directory_is_a_clear_error_with_exit_1() {
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }
 
+/// A workspace whose build needs a package that is not in cargo's cache,
+/// with no network (cargo's offline mode stands for it): the baseline
+/// does not build, and the message says to fetch first, not to fix tests.
+#[test]
+fn a_build_that_needs_the_network_without_one_says_to_fetch_first() {
+    let crate_dir = tempfile::tempdir().unwrap();
+    let root = crate_dir.path().join("needs_network");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"needs_network\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+         [dependencies]\nmutiny-test-crate-in-no-cache = \"1\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "pub fn one() -> u32 {\n    1\n}\n\n#[test]\nfn one_is_one() {\n    assert_eq!(one(), 1);\n}\n",
+    )
+    .unwrap();
+    let sandbox = Sandbox::new();
+    let output = {
+        let _turn = one_at_a_time();
+        sandbox
+            .command(&root, &[])
+            .env("CARGO_NET_OFFLINE", "true")
+            .output()
+            .unwrap()
+    };
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("the unmutated tree does not build"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("run `cargo fetch` in the workspace"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Fix the failing tests"), "{stderr}");
+}
+
 #[test]
 fn shards_0_and_1_of_2_split_the_mutants_and_together_miss_the_same() {
     let dir = fixture("example");

@@ -15,7 +15,7 @@ use mutiny::lab::killers::{self, Killers};
 use mutiny::lab::{BaselineMode, Cancel, Event, Lab, LabOptions};
 use mutiny::mutate::Mutant;
 use mutiny::options::{self, LabArgs};
-use mutiny::outcome::{Counts, ScenarioOutcome, Verdict};
+use mutiny::outcome::{Counts, Phase, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
 
 use super::analysis::start_analysis;
@@ -279,9 +279,15 @@ fn report_baseline_failure(outcome: &ScenarioOutcome) {
     let status = failed
         .map(|r| format!("{:?}", r.process_status))
         .unwrap_or_default();
+    let build_failed = failed.is_none_or(|r| r.phase == Phase::Build);
     eprintln!(
-        "error: the unmutated tree fails, so no mutants were tested.\n\
+        "error: the unmutated tree {}, so no mutants were tested.\n\
          The {} phase failed ({status}): {command}",
+        if build_failed {
+            "does not build"
+        } else {
+            "fails its tests"
+        },
         failed.map_or("build", |r| r.phase.name()),
     );
     let failing = outcome.failing_tests();
@@ -295,7 +301,34 @@ fn report_baseline_failure(outcome: &ScenarioOutcome) {
     for line in tail {
         eprintln!("{line}");
     }
-    eprintln!("Fix the failing tests (or pick packages with -p), then run again.");
+    if build_failed && needed_the_network(&log) {
+        eprintln!(
+            "cargo could not fetch the workspace's dependencies (no network, or offline \
+             mode). mutiny builds a copy of the workspace with your cargo settings and \
+             registry cache: run `cargo fetch` in the workspace while the network is \
+             reachable, then run mutiny again."
+        );
+    } else if build_failed {
+        eprintln!("Fix the build (or pick packages with -p), then run again.");
+    } else {
+        eprintln!("Fix the failing tests (or pick packages with -p), then run again.");
+    }
+}
+
+/// Whether cargo's output says it needed the network for the build: a
+/// registry it could not reach, a package it could not download, or a
+/// package missing from the cache in offline mode.
+fn needed_the_network(log: &str) -> bool {
+    [
+        "you're using offline mode",
+        "failed to download",
+        "Unable to update registry",
+        "failed to fetch",
+        "Couldn't resolve host",
+        "attempting to make an HTTP request, but --offline was specified",
+    ]
+    .iter()
+    .any(|phrase| log.contains(phrase))
 }
 
 #[derive(Serialize)]

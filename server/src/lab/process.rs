@@ -363,13 +363,22 @@ fn watchdog() -> Command {
 /// mutiny inherited (a shell script that starts mutiny in the background
 /// leaves them ignored, and ignored signals stay ignored across exec).
 fn nice_with_default_signals(command: &mut Command, niceness: i32) {
-    // SAFETY: nice and signal are plain system calls, async-signal-safe,
-    // that touch only this (forked) process; a failed nice leaves the
-    // priority as it was.
+    // SAFETY: nice, signal, open, write and close are plain system calls,
+    // async-signal-safe, that touch only this (forked) process and a
+    // static path and buffer; a failed nice leaves the priority as it was,
+    // a failed write the OOM score.
     unsafe {
         command.pre_exec(move || {
             if niceness > 0 {
                 libc::nice(niceness);
+            }
+            // The kernel's out-of-memory killer takes this command (a
+            // mutant's test that allocates without end) before mutiny or
+            // the user's editor: the test dies, a verdict; the run goes on.
+            let adj = libc::open(c"/proc/self/oom_score_adj".as_ptr(), libc::O_WRONLY);
+            if adj >= 0 {
+                libc::write(adj, b"1000".as_ptr().cast(), 4);
+                libc::close(adj);
             }
             for signal in [libc::SIGINT, libc::SIGQUIT] {
                 if libc::signal(signal, libc::SIG_DFL) == libc::SIG_ERR {
@@ -458,6 +467,18 @@ fn has_exited(child: &Child) -> Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A test that allocates without end is what the out-of-memory killer
+    /// takes first, not mutiny (whose own score is untouched).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn commands_are_the_out_of_memory_killers_first_choice() {
+        let (ended, log, _) = sh("cat /proc/self/oom_score_adj", None);
+        assert_eq!(ended, Ended::Status(ProcessStatus::Success), "{log}");
+        assert!(log.contains("\n1000\n"), "{log}");
+        let ours = std::fs::read_to_string("/proc/self/oom_score_adj").unwrap();
+        assert_ne!(ours.trim(), "1000");
+    }
 
     #[test]
     fn the_copy_keeps_the_head_and_the_tail_and_counts_what_it_dropped() {
