@@ -13,7 +13,7 @@ use std::process::{Child, Command, ExitStatus, Output};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 mod support;
 use support::{
@@ -939,6 +939,126 @@ fn a_build_that_needs_the_network_without_one_says_to_fetch_first() {
         "{stderr}"
     );
     assert!(!stderr.contains("Fix the failing tests"), "{stderr}");
+}
+
+/// A memory cgroup of the test's own with a limit (cgroup v1's memory
+/// controller or cgroup v2), removed when dropped. Needs root, as CI has.
+struct MemoryCgroup {
+    dir: PathBuf,
+}
+
+impl MemoryCgroup {
+    fn new(limit: u64) -> MemoryCgroup {
+        let name = format!("mutiny-test-{}", std::process::id());
+        let (dir, limit_file) = if Path::new("/sys/fs/cgroup/memory/memory.limit_in_bytes").exists()
+        {
+            (
+                Path::new("/sys/fs/cgroup/memory").join(&name),
+                "memory.limit_in_bytes",
+            )
+        } else {
+            (Path::new("/sys/fs/cgroup").join(&name), "memory.max")
+        };
+        std::fs::create_dir_all(&dir).unwrap_or_else(|err| {
+            panic!(
+                "cannot make the memory cgroup {} (this test needs root): {err}",
+                dir.display()
+            )
+        });
+        std::fs::write(dir.join(limit_file), limit.to_string()).unwrap();
+        MemoryCgroup { dir }
+    }
+
+    /// The file whose writer joins the cgroup.
+    fn procs(&self) -> PathBuf {
+        self.dir.join("cgroup.procs")
+    }
+}
+
+impl Drop for MemoryCgroup {
+    fn drop(&mut self) {
+        // Empty once every process of the run is gone.
+        wait_until(Duration::from_secs(10), || {
+            std::fs::remove_dir(&self.dir).is_ok()
+        });
+    }
+}
+
+/// A mutant whose test allocates without end, in a run held to 1 GiB (a
+/// memory cgroup, so the test cannot take the machine down): the kernel
+/// kills the test (mutiny's commands are its first choice), the mutant is
+/// caught, and the run goes on to its end.
+#[test]
+fn a_test_allocating_without_end_is_killed_and_the_run_goes_on() {
+    let crate_dir = tempfile::tempdir().unwrap();
+    let root = crate_dir.path().join("allocates");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"allocates\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "/// Whether to take another chunk: `taken` of `wanted`.\n\
+         pub fn keep_going(taken: usize, wanted: usize) -> bool {\n    taken < wanted\n}\n\n\
+         #[test]\nfn takes_sixteen_chunks_of_a_megabyte() {\n    let mut chunks = Vec::new();\n    \
+         while keep_going(chunks.len(), 16) {\n        chunks.push(vec![1u8; 1 << 20]);\n    }\n    \
+         assert_eq!(chunks.len(), 16);\n}\n",
+    )
+    .unwrap();
+    let sandbox = Sandbox::new();
+    let cgroup = MemoryCgroup::new(1 << 30);
+    let output = {
+        let _turn = one_at_a_time();
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", r#"echo $$ > "$0" && exec "$@""#])
+            .arg(cgroup.procs())
+            .arg(env!("CARGO_BIN_EXE_mutiny"))
+            .args([
+                "run",
+                "--no-analysis",
+                "-j",
+                "1",
+                "-d",
+                root.to_str().unwrap(),
+                "-o",
+            ])
+            .arg(sandbox.dir.path().join("out"))
+            .env("TMPDIR", sandbox.tmp());
+        command.output().unwrap()
+    };
+    drop(cgroup);
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}{}",
+        text(&output.stderr)
+    );
+    assert!(stdout.contains("5 mutants tested: 5 caught"), "{stdout}");
+    let outcomes = sandbox.json("outcomes.json");
+    let allocating = outcomes["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| {
+            o["scenario"]["Mutant"]["name"]
+                == "src/lib.rs:3:5: replace keep_going -> bool with true"
+        })
+        .expect("the allocating mutant's outcome");
+    assert_eq!(allocating["summary"], "CaughtMutant", "{allocating}");
+    let test_phase = allocating["phase_results"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap();
+    assert_eq!(
+        test_phase["process_status"],
+        json!({"Signalled": 9}),
+        "{allocating}"
+    );
 }
 
 #[test]
