@@ -1373,6 +1373,23 @@ fn a_run_and_two_servers_on_one_workspace_at_once_all_finish_with_the_same_verdi
     assert_eq!(cache["results"].as_array().unwrap().len(), 27, "{cache}");
 }
 
+/// Some clients kill the server the moment it answers `shutdown` (eglot
+/// does): by then it has deleted everything it made in TMPDIR, its own
+/// temporary directory included.
+#[test]
+fn a_server_killed_right_after_answering_shutdown_leaves_nothing_in_tmpdir() {
+    let (Example { _dir, .. }, mut server) = tested_example();
+    let answer = server.request("shutdown", Value::Null);
+    assert!(answer.get("error").is_none(), "{answer}");
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let left: Vec<PathBuf> = std::fs::read_dir(server.tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+}
+
 /// Waits for a server that lost its client, or was told to exit, to end;
 /// then nothing may be left in its TMPDIR, and no process it started may
 /// still run (a killed process takes a moment to go).

@@ -328,7 +328,20 @@ pub unsafe fn enter_process_temp_dir() -> Result<tempfile::TempDir> {
     let _ = SYSTEM_TEMP_DIR.set(std::env::temp_dir());
     let dir = owned_temp_dir("mutiny-process-")?;
     std::env::set_var("TMPDIR", dir.path());
+    let _ = PROCESS_TEMP_DIR.set(dir.path().to_owned());
     Ok(dir)
+}
+
+/// The process's own temporary directory, once entered.
+static PROCESS_TEMP_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// Deletes the process's own temporary directory ahead of the process's
+/// end, for a language server answering `shutdown`: some clients kill the
+/// server the moment it has answered.
+pub fn remove_process_temp_dir() {
+    if let Some(dir) = PROCESS_TEMP_DIR.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// A new directory in the system's temporary directory, marked as this

@@ -682,7 +682,12 @@ impl LanguageServer for Backend {
 
     async fn shutdown(&self) -> jsonrpc::Result<()> {
         let engine = self.engine.clone();
-        let _ = tokio::task::spawn_blocking(move || engine.stop()).await;
+        let _ = tokio::task::spawn_blocking(move || {
+            engine.stop();
+            // Clients may kill the server once it answers (eglot does).
+            crate::lab::scratch::remove_process_temp_dir();
+        })
+        .await;
         Ok(())
     }
 
