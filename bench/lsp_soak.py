@@ -208,6 +208,13 @@ class Client:
                     raise TimeoutError("no matching notification")
                 self.changed.wait(left)
 
+    def running(self):
+        """Whether a run has begun and not ended."""
+        with self.changed:
+            begun = {t for t, kind, _ in self.progress if kind == "begin"}
+            ended = {t for t, kind, _ in self.progress if kind == "end"}
+        return not begun <= ended
+
     def idle(self, since):
         """Whether a run began after progress message `since` and every run
         that began has ended."""
@@ -302,6 +309,8 @@ def sample(pid, tmpdir):
         "threads": len(os.listdir(f"/proc/{pid}/task")),
         "scratch": sorted(os.listdir(tmpdir)),
         "processes": processes_of(tmpdir, pid),
+        # Other work on the machine shows in the latency.
+        "load": float(Path("/proc/loadavg").read_text().split()[0]),
     }
 
 
@@ -313,6 +322,7 @@ class Soak:
         self.path = path
         self.tmpdir = tmpdir
         self.latencies = []  # (cycle, kind, ms)
+        self.running = []  # for each latency, whether a run was in flight
         self.turn = 0
         self.random = random.Random(args.seed)
 
@@ -320,8 +330,10 @@ class Soak:
         diagnostics = self.client.diagnostics.get(self.uri, [])
         kind, method, params = requests_of(self.uri, diagnostics, self.turn)
         self.turn += 1
+        running = self.client.running()
         seconds, _ = self.client.request(method, params)
         self.latencies.append((cycle, kind, 1000 * seconds))
+        self.running.append(running)
 
     def requests_for(self, cycle, seconds):
         """Requests every 20 ms for `seconds` (at least one of each kind)."""
@@ -467,12 +479,12 @@ def report(args, samples, soak, checks, soak_seconds, ends):
     figures = {"cycles": args.cycles, "samples": samples, "checks": []}
     if samples:
         print()
-        print("| cycle | RSS MiB | fds | threads | in TMPDIR | processes |")
-        print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+        print("| cycle | RSS MiB | fds | threads | in TMPDIR | processes | load |")
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for cycle, s in sorted(samples.items()):
             print(
                 f"| {cycle} | {s['rss_kib'] / 1024:.1f} | {s['fds']} | {s['threads']} | "
-                f"{len(s['scratch'])} | {len(s['processes'])} |"
+                f"{len(s['scratch'])} | {len(s['processes'])} | {s['load']:.2f} |"
             )
         last = samples[max(samples)]
         print(f"peak RSS (VmHWM): {last['hwm_kib'] / 1024:.1f} MiB; in TMPDIR at the end: {last['scratch']}")
@@ -495,6 +507,12 @@ def report(args, samples, soak, checks, soak_seconds, ends):
             f = overall[kind]
             if f:
                 print(f"| {kind}, all cycles | {f['count']} | {f['p50_ms']} | {f['p99_ms']} | {f['max_ms']} |")
+        for label, wanted in (("while a run is in flight", True), ("with no run in flight", False)):
+            ms = [l[2] for l, r in zip(latencies, soak.running) if r == wanted]
+            f = latency_figures(ms)
+            if f:
+                print(f"| all kinds, {label} | {f['count']} | {f['p50_ms']} | {f['p99_ms']} | {f['max_ms']} |")
+                overall[label] = f
         windows = {}
         last_cycle = max(c for c, _, _ in latencies)
         for start in range(1, last_cycle + 1, WINDOW):
