@@ -298,7 +298,16 @@ def processes_of(tmpdir, server_pid):
     return found
 
 
-def sample(pid, tmpdir):
+def cached_verdicts(root):
+    """How many verdicts the server's results file holds (it keeps one per
+    mutant of every function text it tested)."""
+    try:
+        return len(json.loads((root / "target" / "mutiny" / "results.json").read_text())["results"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def sample(pid, tmpdir, root):
     status = Path(f"/proc/{pid}/status").read_text()
     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
     kib = lambda name: int(fields[name].split()[0])  # noqa: E731
@@ -309,6 +318,7 @@ def sample(pid, tmpdir):
         "threads": len(os.listdir(f"/proc/{pid}/task")),
         "scratch": sorted(os.listdir(tmpdir)),
         "processes": processes_of(tmpdir, pid),
+        "cached_verdicts": cached_verdicts(root),
         # Other work on the machine shows in the latency.
         "load": float(Path("/proc/loadavg").read_text().split()[0]),
     }
@@ -436,7 +446,7 @@ def run(args):
             for cycle in range(1, args.cycles + 1):
                 soak.cycle(cycle, original, cycle in to_sample)
                 if cycle in to_sample:
-                    samples[cycle] = sample(pid, tmpdir)
+                    samples[cycle] = sample(pid, tmpdir, root)
                     s = samples[cycle]
                     print(
                         f"  cycle {cycle:4}: {time.monotonic() - began:6.0f} s, RSS {s['rss_kib'] / 1024:.1f} MiB, "
@@ -479,12 +489,12 @@ def report(args, samples, soak, checks, soak_seconds, ends):
     figures = {"cycles": args.cycles, "samples": samples, "checks": []}
     if samples:
         print()
-        print("| cycle | RSS MiB | fds | threads | in TMPDIR | processes | load |")
-        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print("| cycle | RSS MiB | fds | threads | in TMPDIR | processes | cached verdicts | load |")
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for cycle, s in sorted(samples.items()):
             print(
                 f"| {cycle} | {s['rss_kib'] / 1024:.1f} | {s['fds']} | {s['threads']} | "
-                f"{len(s['scratch'])} | {len(s['processes'])} | {s['load']:.2f} |"
+                f"{len(s['scratch'])} | {len(s['processes'])} | {s['cached_verdicts']} | {s['load']:.2f} |"
             )
         last = samples[max(samples)]
         print(f"peak RSS (VmHWM): {last['hwm_kib'] / 1024:.1f} MiB; in TMPDIR at the end: {last['scratch']}")
