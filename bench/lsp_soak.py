@@ -55,7 +55,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 # How much a count may exceed its reference sample before it is called
-# growth. Samples are taken at idle (every run ended a second before):
+# growth. Samples are taken at idle (every run ended 2 s before):
 # - fds: idle, the server holds stdin, stdout, stderr, the inotify watcher
 #   and tokio's epoll and eventfd; a run adds a log file, pidfds and pipes,
 #   all closed when it ends. 2 spare for one caught closing; a leak per run
@@ -70,6 +70,9 @@ TOLERANCE = {"fds": 2, "threads": 6, "scratch": 0}
 MEMORY_GROWTH = 0.20
 P99_LIMIT_MS = 20.0
 WINDOW = 50
+# How long no run must be in flight before the server is called idle: a
+# save's second run (earlier verdicts re-tested) begins well within it.
+QUIET = 2.0
 KINDS = ("hover", "codeLens", "codeAction")
 
 
@@ -356,14 +359,14 @@ class Soak:
 
     def requests_until_idle(self, cycle, since, timeout=600):
         """Requests every 20 ms until a run began after progress message
-        `since`, every run has ended and none began for a second."""
+        `since`, every run has ended and none began for QUIET seconds."""
         deadline = time.monotonic() + timeout
         quiet_since = None
         while True:
             self.one_request(cycle)
             if self.client.idle(since):
                 quiet_since = quiet_since or time.monotonic()
-                if time.monotonic() - quiet_since > 1.0:
+                if time.monotonic() - quiet_since > QUIET:
                     return
             else:
                 quiet_since = None
