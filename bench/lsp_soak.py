@@ -14,8 +14,8 @@ so its mutants are new and tested), even cycles change only a comment line
 then sends hover, codeLens and codeAction requests in turn every 20 ms
 (at the position of a missed-mutant diagnostic when there is one) and
 records each answer's latency. Every k-th cycle (--wait-every) waits until
-the runs the save started have ended; the others last a random 20-600 ms,
-so the next save often cancels a run in flight.
+the runs the save started have ended and none began for 2 s; the others
+last a random 20-600 ms, so the next save often cancels a run in flight.
 
 After cycle 1, every --sample-every cycles and the last, the script waits
 until the server is idle and samples /proc/PID: VmRSS, open file
@@ -28,13 +28,24 @@ Criteria (exit 1 if one fails):
   - fds, threads, scratch trees: no sample after the reference exceeds it by
     more than a tolerance (see TOLERANCE);
   - no process is left running in the TMPDIR at any idle sample;
-  - p99 latency of every request kind under 20 ms, overall and in every
-    50-cycle window;
+  - p99 latency of every request kind under 20 ms (--p99-limit), overall
+    and in every 50-cycle window (the worst window bounds the overall);
   - the server survives every cycle, exits after shutdown/exit with status
     0, and leaves its TMPDIR empty.
 
 Usage:
-    bench/lsp_soak.py [--cycles N] [--fixture DIR] [--mutiny PATH] [--json FILE]
+    bench/lsp_soak.py [--cycles N] [--fixture DIR] [--file REL] [--mutiny PATH]
+                      [--json FILE] [--wait-every K] [--sample-every N]
+                      [--reference CYCLE] [--p99-limit MS] [--seed S]
+
+    --cycles N       save/edit cycles (default 500)
+    --fixture DIR    the crate to copy (default tests/fixtures/example)
+    --mutiny PATH    the binary (default target/release/mutiny, else
+                     target/debug/mutiny)
+    --json FILE      the samples, latencies and verdicts as JSON
+    --reference C    the sample the last is compared with (default 50)
+
+tests/soak.rs runs it for 60 cycles (--sample-every 10 --reference 20).
 
 Example (the figures in docs/benchmarks.md):
     bench/lsp_soak.py --cycles 500 --json soak.json
