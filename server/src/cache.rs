@@ -53,7 +53,24 @@ struct Entry {
     /// was found in.
     context: String,
     verdict: Verdict,
+    /// When it was found, as a count of verdicts recorded (absent in
+    /// files of older versions): the newest function texts are kept.
+    #[serde(default)]
+    recorded: u64,
 }
+
+/// What is known of one mutant.
+#[derive(Debug, Clone)]
+struct Known {
+    context: String,
+    verdict: Verdict,
+    recorded: u64,
+}
+
+/// How many texts of one function keep their verdicts: the current one
+/// and the few before it (an undo, a branch switched back). Older ones
+/// would only grow the cache with every edit.
+const TEXTS_KEPT_PER_FUNCTION: usize = 4;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct ResultsFile {
@@ -68,8 +85,10 @@ struct ResultsFile {
 #[derive(Debug)]
 pub struct Cache {
     path: PathBuf,
-    entries: HashMap<Key, (String, Verdict)>,
+    entries: HashMap<Key, Known>,
     killers: BTreeMap<String, Killer>,
+    /// The `recorded` stamp of the next verdict inserted.
+    next_record: u64,
 }
 
 impl Cache {
@@ -85,28 +104,48 @@ impl Cache {
             .ok()
             .and_then(|text| serde_json::from_str::<ResultsFile>(&text).ok())
             .unwrap_or_default();
+        let next_record = file
+            .results
+            .iter()
+            .map(|e| e.recorded + 1)
+            .max()
+            .unwrap_or(0);
         let entries = file
             .results
             .into_iter()
-            .map(|e| (e.key, (e.context, e.verdict)))
+            .map(|e| {
+                let known = Known {
+                    context: e.context,
+                    verdict: e.verdict,
+                    recorded: e.recorded,
+                };
+                (e.key, known)
+            })
             .collect();
         Cache {
             path,
             entries,
             killers: file.killers,
+            next_record,
         }
     }
 
     /// The verdict known for `mutant` in the context with fingerprint
     /// `context`.
     pub fn get(&self, mutant: &Mutant, context: &str) -> Option<Verdict> {
-        let (known_context, verdict) = self.entries.get(&key(mutant)?)?;
-        (known_context == context).then_some(*verdict)
+        let known = self.entries.get(&key(mutant)?)?;
+        (known.context == context).then_some(known.verdict)
     }
 
     pub fn insert(&mut self, mutant: &Mutant, context: &str, verdict: Verdict) {
         if let Some(key) = key(mutant) {
-            self.entries.insert(key, (context.to_owned(), verdict));
+            let known = Known {
+                context: context.to_owned(),
+                verdict,
+                recorded: self.next_record,
+            };
+            self.next_record += 1;
+            self.entries.insert(key, known);
         }
     }
 
@@ -124,7 +163,7 @@ impl Cache {
         let mut files: Vec<String> = self
             .entries
             .iter()
-            .filter(|(_, (_, v))| matches!(v, Verdict::Missed | Verdict::Timeout))
+            .filter(|(_, known)| matches!(known.verdict, Verdict::Missed | Verdict::Timeout))
             .map(|(k, _)| k.file.clone())
             .collect();
         files.sort();
@@ -136,22 +175,27 @@ impl Cache {
     /// never sees half a file). Another mutiny (a second editor window on
     /// the workspace) may have saved since this one loaded: under a lock
     /// of the file, what it saved is read again and kept beside this
-    /// one's results, which win where both know a mutant.
-    pub fn save(&self) -> Result<()> {
+    /// one's results, which win where both know a mutant. Of each
+    /// function, only the verdicts of its newest few texts are kept.
+    pub fn save(&mut self) -> Result<()> {
         let dir = self.path.parent().expect("results live in a directory");
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let _turn = crate::lock::exclusive(&self.path.with_extension("json.lock"), || {})?;
         let saved = Cache::load_file(&self.path);
         let mut entries = saved.entries;
-        entries.extend(self.entries.clone());
+        entries.extend(std::mem::take(&mut self.entries));
+        self.entries = newest_texts(entries);
+        self.next_record = self.next_record.max(saved.next_record);
         let mut killers = saved.killers;
         killers.extend(self.killers.clone());
-        let mut results: Vec<Entry> = entries
-            .into_iter()
-            .map(|(key, (context, verdict))| Entry {
-                key,
-                context,
-                verdict,
+        let mut results: Vec<Entry> = self
+            .entries
+            .iter()
+            .map(|(key, known)| Entry {
+                key: key.clone(),
+                context: known.context.clone(),
+                verdict: known.verdict,
+                recorded: known.recorded,
             })
             .collect();
         results.sort_by(|a, b| {
@@ -176,6 +220,38 @@ impl Cache {
         let text = serde_json::to_string_pretty(&file).expect("results serialize");
         crate::output::write_atomically(&self.path, &text)
     }
+}
+
+/// `entries` without those of each function's texts older than its
+/// `TEXTS_KEPT_PER_FUNCTION` newest (by their newest verdict).
+fn newest_texts(entries: HashMap<Key, Known>) -> HashMap<Key, Known> {
+    let mut newest: HashMap<(&str, &str), HashMap<&str, u64>> = HashMap::new();
+    for (key, known) in &entries {
+        let texts = newest.entry((&key.file, &key.function)).or_default();
+        let stamp = texts.entry(&key.function_text).or_default();
+        *stamp = (*stamp).max(known.recorded);
+    }
+    let kept: std::collections::HashSet<(String, String, String)> = newest
+        .into_iter()
+        .flat_map(|((file, function), texts)| {
+            let mut texts: Vec<(&str, u64)> = texts.into_iter().collect();
+            texts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            texts
+                .into_iter()
+                .take(TEXTS_KEPT_PER_FUNCTION)
+                .map(move |(text, _)| (file.to_owned(), function.to_owned(), text.to_owned()))
+        })
+        .collect();
+    entries
+        .into_iter()
+        .filter(|(key, _)| {
+            kept.contains(&(
+                key.file.clone(),
+                key.function.clone(),
+                key.function_text.clone(),
+            ))
+        })
+        .collect()
 }
 
 /// Whether two mutants (of two texts of a file, say) are the same change
@@ -298,5 +374,30 @@ mod tests {
             assert_eq!(reloaded.get(mutant, "tests-1"), Some(Verdict::Missed));
         }
         assert!(reloaded.killers().contains_key("src/lib.rs::a"));
+    }
+
+    /// Each edit of a function gives its mutants new keys: the cache
+    /// keeps the verdicts of its newest texts only, so it does not grow
+    /// with every edit (the soak saw it grow without end).
+    #[test]
+    fn only_the_newest_texts_of_a_function_keep_their_verdicts() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cache = Cache::load(dir.path());
+        let text = |n: usize| format!("fn a() -> u32 {{\n    {n}\n}}\n");
+        for n in 0..10 {
+            for mutant in &mutants(&text(n)) {
+                cache.insert(mutant, "tests-1", Verdict::Missed);
+            }
+            cache.save().unwrap();
+        }
+        let reloaded = Cache::load(dir.path());
+        let known = |n: usize| {
+            mutants(&text(n))
+                .iter()
+                .all(|m| reloaded.get(m, "tests-1") == Some(Verdict::Missed))
+        };
+        let kept: Vec<usize> = (0..10).filter(|&n| known(n)).collect();
+        assert_eq!(kept, [6, 7, 8, 9]);
+        assert!(reloaded.entries.len() <= TEXTS_KEPT_PER_FUNCTION * mutants(&text(5)).len());
     }
 }
