@@ -900,25 +900,31 @@ fn an_unwritable_output_directory_is_a_clear_error_with_exit_1() {
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }
 
+/// A crate `name` in a temporary directory whose `src/lib.rs` is `lib`,
+/// with these `[dependencies]` lines.
+fn one_file_crate(name: &str, dependencies: &str, lib: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join(name);
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+         [dependencies]\n{dependencies}"
+    );
+    std::fs::write(root.join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(root.join("src/lib.rs"), lib).unwrap();
+    (dir, root)
+}
+
 /// A workspace whose build needs a package that is not in cargo's cache,
 /// with no network (cargo's offline mode stands for it): the baseline
 /// does not build, and the message says to fetch first, not to fix tests.
 #[test]
 fn a_build_that_needs_the_network_without_one_says_to_fetch_first() {
-    let crate_dir = tempfile::tempdir().unwrap();
-    let root = crate_dir.path().join("needs_network");
-    std::fs::create_dir_all(root.join("src")).unwrap();
-    std::fs::write(
-        root.join("Cargo.toml"),
-        "[package]\nname = \"needs_network\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-         [dependencies]\nmutiny-test-crate-in-no-cache = \"1\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("src/lib.rs"),
+    let (_crate_dir, root) = one_file_crate(
+        "needs_network",
+        "mutiny-test-crate-in-no-cache = \"1\"\n",
         "pub fn one() -> u32 {\n    1\n}\n\n#[test]\nfn one_is_one() {\n    assert_eq!(one(), 1);\n}\n",
-    )
-    .unwrap();
+    );
     let sandbox = Sandbox::new();
     let output = {
         let _turn = one_at_a_time();
@@ -990,23 +996,15 @@ impl Drop for MemoryCgroup {
 /// caught, and the run goes on to its end.
 #[test]
 fn a_test_allocating_without_end_is_killed_and_the_run_goes_on() {
-    let crate_dir = tempfile::tempdir().unwrap();
-    let root = crate_dir.path().join("allocates");
-    std::fs::create_dir_all(root.join("src")).unwrap();
-    std::fs::write(
-        root.join("Cargo.toml"),
-        "[package]\nname = \"allocates\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("src/lib.rs"),
+    let (_crate_dir, root) = one_file_crate(
+        "allocates",
+        "",
         "/// Whether to take another chunk: `taken` of `wanted`.\n\
          pub fn keep_going(taken: usize, wanted: usize) -> bool {\n    taken < wanted\n}\n\n\
          #[test]\nfn takes_sixteen_chunks_of_a_megabyte() {\n    let mut chunks = Vec::new();\n    \
          while keep_going(chunks.len(), 16) {\n        chunks.push(vec![1u8; 1 << 20]);\n    }\n    \
          assert_eq!(chunks.len(), 16);\n}\n",
-    )
-    .unwrap();
+    );
     let sandbox = Sandbox::new();
     let cgroup = MemoryCgroup::new(1 << 30);
     let output = {
