@@ -176,9 +176,16 @@ fn main() -> ExitCode {
             };
         }
     };
-    // SAFETY: no thread has started yet. Without a directory of its own
-    // (no space left, say) mutiny goes on; the scratch trees say why.
-    let _process_temp = unsafe { mutiny::lab::scratch::enter_process_temp_dir() }.ok();
+    // Commands that run cargo, tests or rust-analyzer get a temporary
+    // directory of their own. SAFETY: no thread has started yet. Without
+    // one (no space left, say) mutiny goes on; the scratch trees say why.
+    let runs_tools = matches!(
+        cli.command,
+        Command::List(_) | Command::Run(_) | Command::Lsp
+    );
+    let _process_temp = runs_tools
+        .then(|| unsafe { mutiny::lab::scratch::enter_process_temp_dir() }.ok())
+        .flatten();
     let result = match cli.command {
         Command::List(args) => list_command(&args),
         Command::Run(args) => run::run_command(&args),
