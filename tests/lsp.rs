@@ -1190,10 +1190,7 @@ fn a_server_killed_at_random_moments_leaves_nothing_running_and_the_next_sweeps(
             survivors.is_empty(),
             "{context}: still running: {survivors:?}"
         );
-        assert!(
-            std::panic::catch_unwind(|| assert_unchanged(&root, &before)).is_ok(),
-            "{context}: the user's tree changed"
-        );
+        assert_sources_intact_and_state_whole(&root, &before, &context);
     }
     let left = std::fs::read_dir(tmp.path())
         .unwrap()
@@ -1214,6 +1211,47 @@ fn a_server_killed_at_random_moments_leaves_nothing_running_and_the_next_sweeps(
     let swept = format!("removed {left} scratch directories");
     server.wait_until("the sweep's message", |s| s.logged(&swept));
     server.stop();
+}
+
+/// After a kill: everything outside `target/` is as `before` found it,
+/// what appeared under `target/` is mutiny's own state (`target/mutiny`),
+/// and the results cache there, if written, is whole JSON.
+#[track_caller]
+fn assert_sources_intact_and_state_whole(
+    root: &Path,
+    before: &BTreeMap<PathBuf, Option<Vec<u8>>>,
+    context: &str,
+) {
+    let after = tree_snapshot(root);
+    let changed: Vec<&PathBuf> = before
+        .keys()
+        .chain(after.keys())
+        .filter(|path| !path.starts_with("target") && before.get(*path) != after.get(*path))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "{context}: the user's tree changed: {changed:?}"
+    );
+    let foreign: Vec<&PathBuf> = after
+        .keys()
+        .filter(|path| {
+            path.starts_with("target")
+                && !before.contains_key(*path)
+                && *path != Path::new("target")
+                && !path.starts_with("target/mutiny")
+        })
+        .collect();
+    assert!(
+        foreign.is_empty(),
+        "{context}: written under target/: {foreign:?}"
+    );
+    if let Some(Some(cache)) = after.get(Path::new("target/mutiny/results.json")) {
+        assert!(
+            serde_json::from_slice::<serde_json::Value>(cache).is_ok(),
+            "{context}: target/mutiny/results.json is torn: {}",
+            String::from_utf8_lossy(cache)
+        );
+    }
 }
 
 /// A hover at the start of `line` of `uri` answered without an error
