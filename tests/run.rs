@@ -1599,6 +1599,18 @@ fn stubs_rust_analyzer_shows_cannot_compile_are_unviable_without_a_build() {
         "{}",
         run.stdout()
     );
+    // Only the mutants about to be built alone were checked: the switched
+    // build proved the others.
+    let stdout = run.stdout();
+    let classic = stdout
+        .lines()
+        .find_map(|line| line.strip_suffix(" on the classic path"))
+        .and_then(|line| line.rsplit(' ').next())
+        .unwrap_or_else(|| panic!("no compile-once note:\n{stdout}"));
+    assert!(
+        stdout.contains(&format!("and are not built (checked {classic} in ")),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -1803,6 +1815,35 @@ fn mutants_in_code_under_cfgs_that_are_off_are_not_compiled_never_missed() {
             "{stdout}"
         );
     }
+}
+
+#[test]
+fn mutants_a_test_reaches_are_tested_before_the_analysis_answers() {
+    // The fixture's build script holds rust-analyzer's load (its build
+    // scripts' check) until a mutant's test has run: a run that waited for
+    // the analysis before testing would be held until the script gives up.
+    let sandbox = Sandbox::new();
+    let marker = sandbox.dir.path().join("marker");
+    let output = {
+        let _turn = one_at_a_time();
+        sandbox
+            .command(&fixture("analysis_waits"), &[])
+            .env("ANALYSIS_WAITS_MARKER", &marker)
+            .output()
+            .expect("mutiny runs")
+    };
+    let run = Run { sandbox, output };
+    run.assert_exit(0);
+    let held = std::fs::read_to_string(marker.with_extension("analysis"))
+        .expect("rust-analyzer ran the build script");
+    assert_eq!(held, "released by a mutant's test", "{}", run.stdout());
+    assert_eq!(run.lines("caught.txt").len(), 4, "{}", run.stdout());
+    // The mutant no test reaches waited for the cfg verdicts: not missed.
+    assert_eq!(
+        run.lines("not_compiled.txt"),
+        ["src/lib.rs:9:5: replace separator -> char with Default::default()"]
+    );
+    assert!(run.lines("missed.txt").is_empty());
 }
 
 #[test]

@@ -244,18 +244,18 @@ fn list_analysis(
     let lab = Lab::new(workspace, options::lab_options(&lab_args, config)?)?;
     let mutants: Vec<Arc<Mutant>> = mutants.iter().cloned().map(Arc::new).collect();
     let places = mutiny::semantic::cfg_places(&mutants, declarations);
-    let Some((joined, received)) =
+    let Some((joined, feed)) =
         analysis::start_analysis(&lab, &mutants, places, mutiny::semantic::Purpose::List)
     else {
         return Ok(None);
     };
-    let analysed = received.recv().ok();
+    let analysed = feed.whole(mutants.len());
     drop(joined);
     drop(lab);
-    if let Some(analysed) = &analysed {
+    if !analysed.note.is_empty() {
         eprintln!("{}", analysed.note);
     }
-    Ok(analysed)
+    Ok(Some(analysed))
 }
 
 /// The workspace, its config and the mutants the selection flags choose.

@@ -1,25 +1,26 @@
 //! rust-analyzer's analysis for the command line: started beside the lab
 //! by `run`, and on its own scratch copy by `list --analysis`.
 
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
 
-use mutiny::lab::{Analysis, Lab};
+use mutiny::lab::{Analysis, AnalysisFeed, AskViability, Lab};
 use mutiny::mutate::Mutant;
-use mutiny::semantic::{analyse, CfgPlace, Model, Purpose};
+use mutiny::semantic::{judge_cfgs, judge_viability, under_cfgs, CfgPlace, Model, Purpose};
 
 /// Starts rust-analyzer's analysis of the mutants on a thread of its own
-/// (it loads the scratch copy, where cargo may write), for the lab's run to
-/// rule out those that cannot compile before it builds any alone: returns
-/// a guard that waits for the thread (so it must go before the lab and its
-/// scratch tree) and where the analysis arrives. Without a model, every
-/// mutant is built, as cargo-mutants does.
+/// (it loads the scratch copy, where cargo may write): once loaded, it
+/// sends the cfg verdicts, then judges the viability of the mutants the
+/// feed asks about, if any. Returns a guard that waits for the thread (so
+/// it must go before the lab and its scratch tree, and after the feed)
+/// and the feed. Without a model, every mutant is built, as cargo-mutants
+/// does.
 pub fn start_analysis(
     lab: &Lab,
     mutants: &[Arc<Mutant>],
     places: Vec<CfgPlace>,
     purpose: Purpose,
-) -> Option<(Joined, Receiver<Analysis>)> {
+) -> Option<(Joined, AnalysisFeed)> {
     if !Model::judges_any(mutants) && !places.iter().any(CfgPlace::has_cfgs) {
         return None;
     }
@@ -27,24 +28,42 @@ pub fn start_analysis(
     let cargo = lab.cargo_options().clone();
     let (target_dir, env) = lab.analysis_build();
     let mutants = mutants.to_vec();
-    let (sender, receiver) = std::sync::mpsc::channel();
+    let under_cfgs = under_cfgs(&places);
+    let (cfgs_sender, cfgs) = mpsc::channel();
+    let (ask_sender, asks) = mpsc::channel::<(Vec<usize>, Sender<Analysis>)>();
     let thread = std::thread::Builder::new()
         .name("mutiny-analysis".into())
-        .spawn(move || {
-            let analysis = match Model::load(&root, &cargo, (&target_dir, &env)) {
-                Ok(mut model) => analyse(&mut model, &mutants, &places, purpose),
-                Err(why) => Analysis {
-                    note: match purpose {
-                        Purpose::Run => format!("note: {why}; every mutant is built"),
-                        Purpose::List => format!("note: {why}; no mutant is marked"),
-                    },
-                    ..Analysis::default()
-                },
-            };
-            let _ = sender.send(analysis);
-        })
+        .spawn(
+            move || match Model::load(&root, &cargo, (&target_dir, &env)) {
+                Ok(mut model) => {
+                    let _ = cfgs_sender.send(judge_cfgs(&model, &places, purpose));
+                    // Until the feed asks, or goes without asking.
+                    if let Ok((indices, reply)) = asks.recv() {
+                        let _ =
+                            reply.send(judge_viability(&mut model, &mutants, &indices, purpose));
+                    }
+                }
+                Err(why) => {
+                    let _ = cfgs_sender.send(Analysis {
+                        note: match purpose {
+                            Purpose::Run => format!("note: {why}; every mutant is built"),
+                            Purpose::List => format!("note: {why}; no mutant is marked"),
+                        },
+                        ..Analysis::default()
+                    });
+                }
+            },
+        )
         .ok()?;
-    Some((Joined(Some(thread)), receiver))
+    let ask: AskViability = Box::new(move |indices| {
+        let (reply, answer) = mpsc::channel();
+        ask_sender.send((indices, reply)).ok()?;
+        Some(answer)
+    });
+    Some((
+        Joined(Some(thread)),
+        AnalysisFeed::new(cfgs, ask, under_cfgs),
+    ))
 }
 
 /// A thread joined when dropped.

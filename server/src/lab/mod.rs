@@ -6,6 +6,7 @@
 //! build output, so every job's first mutant build is incremental. Results
 //! stream to the caller as `Event`s; the lab prints nothing.
 
+mod analysis;
 pub mod cargo;
 pub mod killers;
 mod process;
@@ -24,6 +25,7 @@ use anyhow::{Context, Result};
 use crate::mutate::Mutant;
 use crate::outcome::{Judged, Phase, PhaseResult, Scenario, ScenarioOutcome};
 use crate::workspace::{Package, Workspace};
+pub use analysis::{Analysis, AnalysisFeed, AskViability};
 use cargo::{CargoOptions, PackageArgs, TestScope};
 use process::Ended;
 use scratch::{CopyOptions, ScratchTree};
@@ -116,29 +118,6 @@ impl std::str::FromStr for Strategy {
             other => Err(format!(
                 "unknown strategy {other:?}: use compile-once or classic"
             )),
-        }
-    }
-}
-
-/// What rust-analyzer found about a run's mutants.
-#[derive(Debug, Default)]
-pub struct Analysis {
-    /// Mutants (by index) that cannot compile, and why.
-    pub unviable: BTreeMap<usize, String>,
-    /// Mutants (by index) whose code is not compiled for this target, and
-    /// why.
-    pub not_compiled: BTreeMap<usize, String>,
-    /// A line for the run's output.
-    pub note: String,
-}
-
-impl Analysis {
-    /// What the analysis says of the mutant at `index`, if anything.
-    pub fn judged(&self, index: usize) -> Option<Judged> {
-        if let Some(why) = self.not_compiled.get(&index) {
-            Some(Judged::NotCompiled(why.clone()))
-        } else {
-            self.unviable.get(&index).cloned().map(Judged::Unviable)
         }
     }
 }
@@ -335,34 +314,30 @@ impl Lab {
 
     /// A whole run: the baseline (unless skipped), then every mutant, by
     /// the options' strategy. Returns the baseline's outcome if it failed
-    /// (and nothing was tested). Before it builds any mutant alone, the run
-    /// takes the analysis of `mutants` from `analysis`, if given: those it
-    /// rules out are reported unviable, never built (a switched build is
-    /// its own proof).
+    /// (and nothing was tested). With an analysis of `mutants`, mutants in
+    /// code not compiled for this target are reported so, never tested,
+    /// and before it builds any mutant alone the run asks which of those
+    /// cannot compile: they are reported unviable, never built (a switched
+    /// build is its own proof).
     pub fn run(
         &mut self,
         mutants: &[Arc<Mutant>],
-        mut analysis: Option<mpsc::Receiver<Analysis>>,
+        mut analysis: Option<AnalysisFeed>,
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
-        match self.options.strategy {
+        let ran = match self.options.strategy {
             Strategy::CompileOnce => self.compile_once(mutants, &mut analysis, cancel, on_event),
             Strategy::Classic => {
                 let notes = BTreeMap::new();
                 self.classic_run(mutants, (&notes, &mut analysis), cancel, on_event)
             }
+        }?;
+        // What the analysis found, said even when no mutant needed it.
+        if let (Some(feed), false) = (&mut analysis, cancel.is_cancelled()) {
+            feed.cfgs(on_event);
         }
-    }
-
-    /// Waits for the analysis, if there is one, and says its note.
-    fn receive(
-        analysis: &mut Option<mpsc::Receiver<Analysis>>,
-        on_event: &mut dyn FnMut(&Event),
-    ) -> Option<Analysis> {
-        let analysed = analysis.take()?.recv().ok()?;
-        on_event(&Event::Note(analysed.note.clone()));
-        Some(analysed)
+        Ok(ran)
     }
 
     /// Of the mutants at `indices`, reports those `analysed` judges
@@ -392,34 +367,8 @@ impl Lab {
         }
         let stems = log_stems(mutants);
         for (index, judged) in ruled_out {
-            let mutant = &mutants[index];
             let log_path = self.options.log_dir.join(format!("{}.log", stems[index]));
-            let said = match &judged {
-                Judged::Unviable(why) => format!(
-                    "unviable without a build: rust-analyzer shows it cannot compile: {why}"
-                ),
-                Judged::NotCompiled(why) => {
-                    format!("not tested: its code is not compiled for this target: {why}")
-                }
-            };
-            std::fs::write(
-                &log_path,
-                format!(
-                    "*** {}\n\n*** mutation diff:\n{}\n*** {said}\n",
-                    mutant.name,
-                    mutant.diff()
-                ),
-            )
-            .with_context(|| format!("cannot write {}", log_path.display()))?;
-            on_event(&Event::MutantFinished(ScenarioOutcome {
-                scenario: Scenario::Mutant {
-                    index,
-                    mutant: mutant.clone(),
-                },
-                log_path,
-                phase_results: Vec::new(),
-                judged: Some(judged),
-            }));
+            report_judged((index, &mutants[index]), log_path, judged, on_event)?;
         }
         Ok(rest)
     }
@@ -683,6 +632,43 @@ pub fn log_stems(mutants: &[Arc<Mutant>]) -> Vec<String> {
             m.span.start.column,
         )
     }))
+}
+
+/// Reports the mutant at `index` as the analysis `judged` it, without a
+/// build, in a log at `log_path` that says why.
+fn report_judged(
+    (index, mutant): (usize, &Arc<Mutant>),
+    log_path: PathBuf,
+    judged: Judged,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<()> {
+    let said = match &judged {
+        Judged::Unviable(why) => {
+            format!("unviable without a build: rust-analyzer shows it cannot compile: {why}")
+        }
+        Judged::NotCompiled(why) => {
+            format!("not tested: its code is not compiled for this target: {why}")
+        }
+    };
+    std::fs::write(
+        &log_path,
+        format!(
+            "*** {}\n\n*** mutation diff:\n{}\n*** {said}\n",
+            mutant.name,
+            mutant.diff()
+        ),
+    )
+    .with_context(|| format!("cannot write {}", log_path.display()))?;
+    on_event(&Event::MutantFinished(ScenarioOutcome {
+        scenario: Scenario::Mutant {
+            index,
+            mutant: mutant.clone(),
+        },
+        log_path,
+        phase_results: Vec::new(),
+        judged: Some(judged),
+    }));
+    Ok(())
 }
 
 /// The log stems of mutants at these places (file, line, column), in

@@ -2,7 +2,7 @@
 //! cannot compile, which are in code not compiled for this target, and a
 //! note for the user. Shared by the command line and the language server.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::{CfgPlace, Model, Prediction};
@@ -45,51 +45,80 @@ pub fn cfg_places(mutants: &[Arc<Mutant>], declarations: &Declarations) -> Vec<C
     places
 }
 
-/// Judges `mutants` (at `places`) with the model.
-pub fn analyse(
-    model: &mut Model,
-    mutants: &[Arc<Mutant>],
-    places: &[CfgPlace],
-    purpose: Purpose,
-) -> Analysis {
-    let start = std::time::Instant::now();
+/// The mutants (by index) at `places` under some cfg: the only ones
+/// [`judge_cfgs`] can call not compiled.
+pub fn under_cfgs(places: &[CfgPlace]) -> BTreeSet<usize> {
+    places
+        .iter()
+        .enumerate()
+        .filter(|(_, place)| place.has_cfgs())
+        .map(|(index, _)| index)
+        .collect()
+}
+
+/// Which mutants' code is not compiled for this target (those at
+/// `places`), with a note saying so and how long the model took to load.
+pub fn judge_cfgs(model: &Model, places: &[CfgPlace], purpose: Purpose) -> Analysis {
     let not_compiled: BTreeMap<usize, String> = model
         .not_compiled(places)
         .into_iter()
         .enumerate()
         .filter_map(|(index, why)| Some((index, why?)))
         .collect();
-    let unviable: BTreeMap<usize, String> = model
-        .predict(mutants)
-        .into_iter()
-        .enumerate()
-        .filter_map(|(index, prediction)| match prediction {
+    let mut note = format!(
+        "rust-analyzer: loaded in {:.1}s",
+        model.load_time.as_secs_f64()
+    );
+    if !not_compiled.is_empty() {
+        let not_tested = match purpose {
+            Purpose::Run => " and are not tested",
+            Purpose::List => "",
+        };
+        note.push_str(&format!(
+            "; {} mutants are in code not compiled for this target{not_tested}",
+            not_compiled.len()
+        ));
+    }
+    Analysis {
+        not_compiled,
+        note,
+        ..Analysis::default()
+    }
+}
+
+/// Which of the mutants at `indices` (of `mutants`) cannot compile, with a
+/// note.
+pub fn judge_viability(
+    model: &mut Model,
+    mutants: &[Arc<Mutant>],
+    indices: &[usize],
+    purpose: Purpose,
+) -> Analysis {
+    let start = std::time::Instant::now();
+    let asked: Vec<Arc<Mutant>> = indices
+        .iter()
+        .map(|&index| mutants[index].clone())
+        .collect();
+    let unviable: BTreeMap<usize, String> = indices
+        .iter()
+        .zip(model.predict(&asked))
+        .filter_map(|(&index, prediction)| match prediction {
             Prediction::Unviable(why) => Some((index, why)),
             Prediction::Unknown => None,
         })
         .collect();
-    let (not_built, not_tested) = match purpose {
-        Purpose::Run => (" and are not built", " and are not tested"),
-        Purpose::List => ("", ""),
+    let not_built = match purpose {
+        Purpose::Run => " and are not built",
+        Purpose::List => "",
     };
-    let mut note = format!(
-        "rust-analyzer: {} mutants cannot compile{not_built}",
-        unviable.len()
-    );
-    if !not_compiled.is_empty() {
-        note.push_str(&format!(
-            "; {} are in code not compiled for this target{not_tested}",
-            not_compiled.len()
-        ));
-    }
-    note.push_str(&format!(
-        " (loaded in {:.1}s, checked in {:.1}s)",
-        model.load_time.as_secs_f64(),
-        start.elapsed().as_secs_f64()
-    ));
     Analysis {
+        note: format!(
+            "rust-analyzer: {} mutants cannot compile{not_built} (checked {} in {:.1}s)",
+            unviable.len(),
+            indices.len(),
+            start.elapsed().as_secs_f64()
+        ),
         unviable,
-        not_compiled,
-        note,
+        ..Analysis::default()
     }
 }

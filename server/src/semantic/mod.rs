@@ -41,7 +41,7 @@ use crate::lab::cargo::CargoOptions;
 use crate::mutate::Mutant;
 
 pub use cfg::CfgPlace;
-pub use judge::{analyse, cfg_places, Purpose};
+pub use judge::{cfg_places, judge_cfgs, judge_viability, under_cfgs, Purpose};
 pub use predict::Prediction;
 pub use warm::{Readiness, WarmModel};
 

@@ -10,9 +10,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::{analyse, CfgPlace, Model, Purpose};
+use super::{judge_cfgs, judge_viability, under_cfgs, CfgPlace, Model, Purpose};
 use crate::lab::cargo::CargoOptions;
-use crate::lab::Analysis;
+use crate::lab::{Analysis, AnalysisFeed, AskViability};
 use crate::mutate::Mutant;
 
 /// Where the model stands.
@@ -38,9 +38,15 @@ pub struct WarmModel {
 enum Request {
     /// These files (relative paths) of the scratch tree changed.
     Changed(Vec<String>),
-    Judge {
-        mutants: Vec<Arc<Mutant>>,
+    /// Which mutants at these places are in code not compiled here.
+    Cfgs {
         places: Vec<CfgPlace>,
+        reply: Sender<Analysis>,
+    },
+    /// Which of `mutants` at `indices` cannot compile.
+    Viability {
+        mutants: Arc<[Arc<Mutant>]>,
+        indices: Vec<usize>,
         reply: Sender<Analysis>,
     },
     ReturnTypes {
@@ -106,23 +112,28 @@ impl WarmModel {
         }
     }
 
-    /// Judges `mutants` (at `places`) on the model's thread: where the
-    /// analysis will arrive, or `None` while the model is not ready.
-    pub fn judge(
-        &self,
-        mutants: &[Arc<Mutant>],
-        places: Vec<CfgPlace>,
-    ) -> Option<Receiver<Analysis>> {
+    /// Judges `mutants` (at `places`) on the model's thread, as the lab
+    /// asks: the feed, or `None` while the model is not ready.
+    pub fn judge(&self, mutants: &[Arc<Mutant>], places: Vec<CfgPlace>) -> Option<AnalysisFeed> {
         if !matches!(self.readiness(), Readiness::Ready(_)) {
             return None;
         }
-        let (reply, receiver) = mpsc::channel();
-        self.send(Request::Judge {
-            mutants: mutants.to_vec(),
-            places,
-            reply,
+        let requests = self.requests.clone()?;
+        let under_cfgs = under_cfgs(&places);
+        let (reply, cfgs) = mpsc::channel();
+        requests.send(Request::Cfgs { places, reply }).ok()?;
+        let mutants: Arc<[Arc<Mutant>]> = mutants.into();
+        let ask: AskViability = Box::new(move |indices| {
+            let (reply, answer) = mpsc::channel();
+            let request = Request::Viability {
+                mutants,
+                indices,
+                reply,
+            };
+            requests.send(request).ok()?;
+            Some(answer)
         });
-        Some(receiver)
+        Some(AnalysisFeed::new(cfgs, ask, under_cfgs))
     }
 
     /// The resolved return type of each mutant's function (see
@@ -176,13 +187,20 @@ fn serve(loader: &Loader, readiness: &Mutex<Readiness>, requests: &Receiver<Requ
                     model = load(loader, readiness);
                 }
             }
-            Request::Judge {
+            Request::Cfgs { places, reply } => {
+                let analysis = match &model {
+                    Some(model) => judge_cfgs(model, &places, Purpose::Run),
+                    None => Analysis::default(),
+                };
+                let _ = reply.send(analysis);
+            }
+            Request::Viability {
                 mutants,
-                places,
+                indices,
                 reply,
             } => {
                 let analysis = match &mut model {
-                    Some(model) => analyse(model, &mutants, &places, Purpose::Run),
+                    Some(model) => judge_viability(model, &mutants, &indices, Purpose::Run),
                     None => Analysis::default(),
                 };
                 let _ = reply.send(analysis);

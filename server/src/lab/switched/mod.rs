@@ -24,7 +24,7 @@ use anyhow::{Context, Result};
 use super::cargo::{self, PackageArgs, TestScope, TestTool};
 use super::killers::Killer;
 use super::process::{self, Ended, Spec};
-use super::{Analysis, BaselineMode, Cancel, Event, Lab};
+use super::{AnalysisFeed, BaselineMode, Cancel, Event, Lab};
 use crate::mutate::{Mutant, Switch};
 use crate::outcome::{Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome};
 use crate::workspace::Package;
@@ -82,7 +82,7 @@ impl Lab {
     pub(super) fn compile_once(
         &mut self,
         mutants: &[Arc<Mutant>],
-        analysis: &mut Option<mpsc::Receiver<Analysis>>,
+        analysis: &mut Option<AnalysisFeed>,
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
@@ -189,16 +189,29 @@ impl Lab {
             BaselineMode::Skip => None,
         };
         drop(log);
-        // Taken before any mutant is tested: a mutant it rules out is
-        // never tested (one in code this target does not compile would
-        // otherwise pass as "missed").
-        let analysed = Self::receive(analysis, on_event);
-        let switched = self.rule_out(
-            mutants,
-            plan.switched.iter().copied(),
-            analysed.as_ref(),
-            on_event,
-        )?;
+        // A mutant a test binary reaches is compiled, and the switched
+        // build compiled it: only the others under some cfg wait for the
+        // analysis to say whether this target compiles their code (one it
+        // does not would otherwise pass as "missed").
+        let id_reached = |index: usize| {
+            runners.iter().any(|known| {
+                matches!(known.runner, Runner::Binary(_))
+                    && known
+                        .reached
+                        .as_ref()
+                        .is_some_and(|ids| ids.contains(&(index as u32 + 1)))
+            })
+        };
+        let gated: BTreeSet<usize> = match analysis.as_ref() {
+            Some(feed) => plan
+                .switched
+                .iter()
+                .copied()
+                .filter(|&index| feed.under_cfgs(index) && !id_reached(index))
+                .collect(),
+            None => BTreeSet::new(),
+        };
+        let switched: Vec<usize> = plan.switched.iter().copied().collect();
         let tests = SwitchedTests {
             lab: self,
             root: &root,
@@ -212,6 +225,7 @@ impl Lab {
             peers: plan.switched.len() - 1,
             deferred: (self.options.doctests_alongside && baseline.is_some())
                 .then(|| Deferred::new(&log_path)),
+            cfgs: (gated, analysis.as_mut().map(Mutex::new)),
         };
         tests.run(&switched, cancel, on_event)?;
         let failed_doctests = tests.deferred.as_ref().and_then(Deferred::failure);
@@ -224,12 +238,10 @@ impl Lab {
             return Ok(None);
         }
         drop(baseline);
-        let alone = self.rule_out(
-            mutants,
-            plan.alone.keys().copied(),
-            analysed.as_ref(),
-            on_event,
-        )?;
+        // Asked only now, and only of these: most mutants never need it.
+        let alone: Vec<usize> = plan.alone.keys().copied().collect();
+        let analysed = analysis.as_mut().map(|feed| feed.judge(&alone, on_event));
+        let alone = self.rule_out(mutants, alone, analysed.as_ref(), on_event)?;
         self.test_indices(mutants, &alone, &plan.alone, cancel, on_event)?;
         Ok(None)
     }
@@ -240,10 +252,7 @@ impl Lab {
     pub(super) fn classic_run(
         &mut self,
         mutants: &[Arc<Mutant>],
-        (notes, analysis): (
-            &BTreeMap<usize, String>,
-            &mut Option<mpsc::Receiver<Analysis>>,
-        ),
+        (notes, analysis): (&BTreeMap<usize, String>, &mut Option<AnalysisFeed>),
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
@@ -255,8 +264,9 @@ impl Lab {
             }
         }
         if !cancel.is_cancelled() {
-            let analysed = Self::receive(analysis, on_event);
-            let all = self.rule_out(mutants, 0..mutants.len(), analysed.as_ref(), on_event)?;
+            let all: Vec<usize> = (0..mutants.len()).collect();
+            let analysed = analysis.as_mut().map(|feed| feed.judge(&all, on_event));
+            let all = self.rule_out(mutants, all, analysed.as_ref(), on_event)?;
             self.test_indices(mutants, &all, notes, cancel, on_event)?;
         }
         Ok(None)
@@ -864,6 +874,9 @@ struct SwitchedTests<'a> {
     /// The doctests' baseline, when it runs alongside the mutants' tests
     /// instead of before them.
     deferred: Option<Deferred>,
+    /// The mutants that wait for the cfg verdicts before their test, and
+    /// where those come from.
+    cfgs: (BTreeSet<usize>, Option<Mutex<&'a mut AnalysisFeed>>),
 }
 
 /// The doctests' baseline run on a thread of its own while the mutants'
@@ -965,6 +978,15 @@ impl SwitchedTests<'_> {
                     let Some(&index) = indices.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         return;
                     };
+                    match self.not_compiled(index, &sender) {
+                        Ok(false) => {}
+                        Ok(true) => continue,
+                        Err(err) => {
+                            stop.cancel();
+                            let _ = sender.send(Err(err));
+                            return;
+                        }
+                    }
                     let _ = sender.send(Ok(Event::MutantStarted { index, job }));
                     match self.test(index, stop) {
                         Ok(Tested::Outcome(outcome)) => {
@@ -1038,6 +1060,27 @@ impl SwitchedTests<'_> {
             reach.insert(number, (duration, reached));
         }
         Ok(DeferredState::Done(reach))
+    }
+
+    /// For a mutant that waits for the cfg verdicts: waits, and reports
+    /// it if its code is not compiled for this target (true).
+    fn not_compiled(&self, index: usize, sender: &mpsc::Sender<Result<Event>>) -> Result<bool> {
+        let (gated, Some(feed)) = &self.cfgs else {
+            return Ok(false);
+        };
+        if !gated.contains(&index) {
+            return Ok(false);
+        }
+        let mut send = |event: &Event| {
+            let _ = sender.send(Ok(event.clone()));
+        };
+        let judged = lock(feed).cfgs(&mut send).judged(index);
+        let Some(judged) = judged else {
+            return Ok(false);
+        };
+        let mutant = (index, &self.mutants[index]);
+        super::report_judged(mutant, self.log_paths[index].clone(), judged, &mut send)?;
+        Ok(true)
     }
 
     /// Tests one switched mutant.

@@ -1,0 +1,137 @@
+//! What rust-analyzer says of a run's mutants, as the lab takes it: first
+//! where each mutant's code is compiled (quick once the model is loaded),
+//! then, only for the mutants the lab is about to build alone, whether
+//! they can compile. A switched build is its own proof of viability, and a
+//! mutant a test reaches is compiled, so most mutants never wait for the
+//! analysis.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::mpsc::Receiver;
+
+use super::Event;
+use crate::outcome::Judged;
+
+/// What rust-analyzer found about some of a run's mutants.
+#[derive(Debug, Default, Clone)]
+pub struct Analysis {
+    /// Mutants (by index) that cannot compile, and why.
+    pub unviable: BTreeMap<usize, String>,
+    /// Mutants (by index) whose code is not compiled for this target, and
+    /// why.
+    pub not_compiled: BTreeMap<usize, String>,
+    /// A line for the run's output; empty for none.
+    pub note: String,
+}
+
+impl Analysis {
+    /// What the analysis says of the mutant at `index`, if anything.
+    pub fn judged(&self, index: usize) -> Option<Judged> {
+        if let Some(why) = self.not_compiled.get(&index) {
+            Some(Judged::NotCompiled(why.clone()))
+        } else {
+            self.unviable.get(&index).cloned().map(Judged::Unviable)
+        }
+    }
+}
+
+/// Asks the analysis which of the mutants at these indices cannot
+/// compile; the answer arrives on the receiver (nothing, if the analysis
+/// is gone).
+pub type AskViability = Box<dyn FnOnce(Vec<usize>) -> Option<Receiver<Analysis>> + Send>;
+
+/// A run's analysis in two stages: the cfg verdicts of every mutant, sent
+/// once the model is loaded, then the viability of the mutants asked.
+pub struct AnalysisFeed {
+    cfgs: Option<Receiver<Analysis>>,
+    ask: Option<AskViability>,
+    /// The mutants under some cfg: the only ones the cfg verdicts can
+    /// call not compiled.
+    under_cfgs: BTreeSet<usize>,
+    /// The cfg verdicts, once received (empty if the analysis failed).
+    received: Option<Analysis>,
+}
+
+impl AnalysisFeed {
+    /// A feed whose cfg verdicts of the mutants `under_cfgs` arrive on
+    /// `cfgs` (with a note, on failure a note alone), and whose viability
+    /// `ask` requests.
+    pub fn new(
+        cfgs: Receiver<Analysis>,
+        ask: AskViability,
+        under_cfgs: BTreeSet<usize>,
+    ) -> AnalysisFeed {
+        AnalysisFeed {
+            cfgs: Some(cfgs),
+            ask: Some(ask),
+            under_cfgs,
+            received: None,
+        }
+    }
+
+    /// Whether the cfg verdicts may call the mutant at `index` not
+    /// compiled: if not, it needs no wait for them.
+    pub fn under_cfgs(&self, index: usize) -> bool {
+        self.under_cfgs.contains(&index)
+    }
+
+    /// Waits for the cfg verdicts (says their note the first time).
+    pub fn cfgs(&mut self, on_event: &mut dyn FnMut(&Event)) -> &Analysis {
+        if self.received.is_none() {
+            let received = self
+                .cfgs
+                .take()
+                .and_then(|cfgs| cfgs.recv().ok())
+                .unwrap_or_default();
+            if !received.note.is_empty() {
+                on_event(&Event::Note(received.note.clone()));
+            }
+            self.received = Some(Analysis {
+                note: String::new(),
+                ..received
+            });
+        }
+        self.received.as_ref().expect("received")
+    }
+
+    /// The cfg verdicts and the viability of the mutants at `indices`
+    /// (asked once per feed; later calls get the cfg verdicts alone).
+    pub fn judge(&mut self, indices: &[usize], on_event: &mut dyn FnMut(&Event)) -> Analysis {
+        let cfgs = self.cfgs(on_event).clone();
+        let asked: Vec<usize> = indices
+            .iter()
+            .copied()
+            .filter(|index| !cfgs.not_compiled.contains_key(index))
+            .collect();
+        if asked.is_empty() {
+            return cfgs;
+        }
+        let Some(answer) = self.ask.take().and_then(|ask| ask(asked)) else {
+            return cfgs;
+        };
+        let viability = answer.recv().unwrap_or_default();
+        if !viability.note.is_empty() {
+            on_event(&Event::Note(viability.note.clone()));
+        }
+        Analysis {
+            unviable: viability.unviable,
+            ..cfgs
+        }
+    }
+
+    /// Both stages for every one of `mutants` mutants, and the notes (for
+    /// `list --analysis`, which tests nothing).
+    pub fn whole(mut self, mutants: usize) -> Analysis {
+        let mut notes = Vec::new();
+        let mut keep = |event: &Event| {
+            if let Event::Note(note) = event {
+                notes.push(note.clone());
+            }
+        };
+        let indices: Vec<usize> = (0..mutants).collect();
+        let analysis = self.judge(&indices, &mut keep);
+        Analysis {
+            note: notes.join("\n"),
+            ..analysis
+        }
+    }
+}
