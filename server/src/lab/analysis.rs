@@ -49,6 +49,8 @@ pub struct AnalysisFeed {
     under_cfgs: BTreeSet<usize>,
     /// The cfg verdicts, once received (empty if the analysis failed).
     received: Option<Analysis>,
+    /// Where the answer to an early [`AnalysisFeed::ask`] arrives.
+    answer: Option<Receiver<Analysis>>,
 }
 
 impl AnalysisFeed {
@@ -65,6 +67,7 @@ impl AnalysisFeed {
             ask: Some(ask),
             under_cfgs,
             received: None,
+            answer: None,
         }
     }
 
@@ -93,8 +96,18 @@ impl AnalysisFeed {
         self.received.as_ref().expect("received")
     }
 
-    /// The cfg verdicts and the viability of the mutants at `indices`
-    /// (asked once per feed; later calls get the cfg verdicts alone).
+    /// Asks now for the viability of the mutants at `indices`, to be
+    /// judged while the lab does other work; [`AnalysisFeed::judge`] takes
+    /// the answer.
+    pub fn ask(&mut self, indices: Vec<usize>) {
+        if let Some(ask) = self.ask.take() {
+            self.answer = ask(indices);
+        }
+    }
+
+    /// The cfg verdicts and the viability of the mutants at `indices`, or
+    /// of those asked earlier (asked once per feed; later calls get the
+    /// cfg verdicts alone).
     pub fn judge(&mut self, indices: &[usize], on_event: &mut dyn FnMut(&Event)) -> Analysis {
         let cfgs = self.cfgs(on_event).clone();
         let asked: Vec<usize> = indices
@@ -102,10 +115,10 @@ impl AnalysisFeed {
             .copied()
             .filter(|index| !cfgs.not_compiled.contains_key(index))
             .collect();
-        if asked.is_empty() {
-            return cfgs;
+        if self.answer.is_none() && !asked.is_empty() {
+            self.ask(asked);
         }
-        let Some(answer) = self.ask.take().and_then(|ask| ask(asked)) else {
+        let Some(answer) = self.answer.take() else {
             return cfgs;
         };
         let viability = answer.recv().unwrap_or_default();

@@ -153,6 +153,10 @@ impl Lab {
                 .collect();
             return self.classic_run(mutants, (&alone, analysis), cancel, on_event);
         };
+        // Judged while the switched mutants are tested.
+        if let Some(feed) = analysis.as_mut().filter(|_| !plan.alone.is_empty()) {
+            feed.ask(plan.alone.keys().copied().collect());
+        }
         on_event(&Event::Note(format!(
             "compile-once: {} mutants switched into one build ({rounds} build round{}), {} on the classic path",
             plan.switched.len(),
