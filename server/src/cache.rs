@@ -95,7 +95,11 @@ impl Cache {
     /// Reads the results of `root`'s workspace; a missing or unreadable
     /// file is an empty cache (the results are only a head start).
     pub fn load(root: &Path) -> Cache {
-        Cache::load_file(&root.join(RESULTS_PATH))
+        let path = root.join(RESULTS_PATH);
+        if let Some(dir) = path.parent() {
+            crate::output::sweep_stale_temporaries(dir);
+        }
+        Cache::load_file(&path)
     }
 
     fn load_file(path: &Path) -> Cache {

@@ -210,6 +210,35 @@ fn timestamp(time: SystemTime) -> String {
     humantime::format_rfc3339_nanos(time).to_string()
 }
 
+/// How old a temporary file of [`write_atomically`] must be before it is
+/// taken for one a killed writer left: a live writer renames its file
+/// within moments.
+const STALE_TEMPORARY: Duration = Duration::from_secs(600);
+
+/// Removes from `dir` the temporary files of [`write_atomically`] that
+/// writers killed between writing and renaming left; returns how many.
+pub(crate) fn sweep_stale_temporaries(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let stale = |entry: &std::fs::DirEntry| {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        name.starts_with(".mutiny-")
+            && name.ends_with(".tmp")
+            && entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|modified| modified.elapsed().ok())
+                .is_some_and(|age| age > STALE_TEMPORARY)
+    };
+    entries
+        .flatten()
+        .filter(|entry| stale(entry) && std::fs::remove_file(entry.path()).is_ok())
+        .count()
+}
+
 /// Readers never see a half-written file: write aside, then rename.
 pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
     // A temporary file of this writer's own beside the target: two writers
@@ -344,5 +373,31 @@ mod tests {
             let mode = std::fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o044, 0o044, "{mode:o}");
         }
+    }
+
+    #[test]
+    fn temporaries_a_killed_writer_left_are_swept_and_fresh_ones_kept() {
+        use super::{sweep_stale_temporaries, STALE_TEMPORARY};
+        use std::fs::File;
+        use std::time::{Duration, SystemTime};
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join(".mutiny-abc123.tmp");
+        let fresh = dir.path().join(".mutiny-def456.tmp");
+        let other = dir.path().join("results.json");
+        for path in [&old, &fresh, &other] {
+            std::fs::write(path, "{").unwrap();
+        }
+        let long_ago = SystemTime::now() - STALE_TEMPORARY - Duration::from_secs(60);
+        for path in [&old, &other] {
+            File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
+        assert_eq!(sweep_stale_temporaries(dir.path()), 1);
+        assert!(!old.exists());
+        assert!(fresh.exists() && other.exists());
     }
 }
