@@ -1614,6 +1614,30 @@ fn stubs_rust_analyzer_shows_cannot_compile_are_unviable_without_a_build() {
 }
 
 #[test]
+fn shift_amounts_out_of_range_are_unviable_without_a_build() {
+    // `WORD_BYTES * 8 - 1` made 65 or 64: rustc's deny-by-default
+    // `arithmetic_overflow` rejects the shift, as cargo-mutants found by
+    // building them.
+    let run = run(&fixture("shift_overflow"), &[]);
+    run.assert_exit(0);
+    assert_cargo_mutants_lists(&run, "shift_overflow");
+    for (name, amount) in [
+        ("src/lib.rs:5:26: replace - with + in top_bit", 65),
+        ("src/lib.rs:5:26: replace - with / in top_bit", 64),
+    ] {
+        let (outcome, log) = outcome_and_log(&run, name);
+        assert_eq!(outcome["phase_results"], serde_json::json!([]), "{outcome}");
+        assert!(
+            log.contains(&format!(
+                "it shifts a 64-bit value by {amount} bits, which rustc's deny-by-default \
+                 `arithmetic_overflow` lint rejects"
+            )),
+            "{name}:\n{log}"
+        );
+    }
+}
+
+#[test]
 fn no_analysis_builds_the_mutants_rust_analyzer_rules_out_and_they_fail_to_build() {
     let run = run(&fixture("semantics"), &["--no-analysis"]);
     run.assert_exit(2);

@@ -17,6 +17,7 @@ mod consts;
 mod judge;
 mod operator;
 mod predict;
+mod shift;
 mod warm;
 
 use std::borrow::Borrow;
@@ -317,7 +318,8 @@ impl Model {
                 predictions.push(Prediction::Unviable(why));
                 continue;
             }
-            if !predict::may_be_unviable(mutant) && !in_constant {
+            let in_shift = shift::may_overflow(mutant);
+            if !predict::may_be_unviable(mutant) && !in_constant && !in_shift {
                 predictions.push(Prediction::Unknown);
                 continue;
             }
@@ -341,11 +343,18 @@ impl Model {
             let mutated = mutant.mutated_code();
             self.set_text(file, &mutated);
             let prediction = ra_ap_hir::attach_db(&self.db, || {
-                let checked =
-                    predict::check(&self.db, (file, errors), &mutated, mutant, &self.trust);
+                let checked = match predict::may_be_unviable(mutant) || in_constant {
+                    true => predict::check(&self.db, (file, errors), &mutated, mutant, &self.trust),
+                    // Only the shift is in question.
+                    false => Prediction::Unknown,
+                };
                 match checked {
                     Prediction::Unknown if in_constant => {
                         consts::evaluation_panics(&self.db, file, mutant)
+                            .map_or(Prediction::Unknown, Prediction::Unviable)
+                    }
+                    Prediction::Unknown if in_shift => {
+                        shift::overflows(&self.db, file, mutant, &mutated)
                             .map_or(Prediction::Unknown, Prediction::Unviable)
                     }
                     other => other,
