@@ -377,12 +377,29 @@ pub fn sweep_abandoned() -> Vec<PathBuf> {
         let Ok(owner) = std::fs::read_to_string(path.join(OWNER_FILE)) else {
             continue;
         };
-        if owner_is_gone(&owner) && std::fs::remove_dir_all(&path).is_ok() {
+        if owner_is_gone(&owner) && remove_owner_last(&path).is_ok() {
             swept.push(path);
         }
     }
     swept.sort();
     swept
+}
+
+/// Deletes an abandoned directory, its owner file last: a removal cut
+/// short (a file still held open) leaves the mark, so the next sweep
+/// tries again instead of taking the rest for nobody's.
+fn remove_owner_last(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name() == OWNER_FILE {
+            continue;
+        }
+        match entry.file_type()?.is_dir() {
+            true => std::fs::remove_dir_all(entry.path())?,
+            false => std::fs::remove_file(entry.path())?,
+        }
+    }
+    std::fs::remove_dir_all(dir)
 }
 
 /// Whether the process an owner file names (`PID START_TIME`) is gone:
