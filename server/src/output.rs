@@ -215,6 +215,10 @@ fn timestamp(time: SystemTime) -> String {
 /// within moments.
 const STALE_TEMPORARY: Duration = Duration::from_secs(600);
 
+/// How [`write_atomically`] names its temporary files, and the sweep finds them.
+const TEMPORARY_PREFIX: &str = ".mutiny-";
+const TEMPORARY_SUFFIX: &str = ".tmp";
+
 /// Removes from `dir` the temporary files of [`write_atomically`] that
 /// writers killed between writing and renaming left; returns how many.
 pub(crate) fn sweep_stale_temporaries(dir: &Path) -> usize {
@@ -224,8 +228,8 @@ pub(crate) fn sweep_stale_temporaries(dir: &Path) -> usize {
     let stale = |entry: &std::fs::DirEntry| {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        name.starts_with(".mutiny-")
-            && name.ends_with(".tmp")
+        name.starts_with(TEMPORARY_PREFIX)
+            && name.ends_with(TEMPORARY_SUFFIX)
             && entry
                 .metadata()
                 .and_then(|m| m.modified())
@@ -245,7 +249,7 @@ pub(crate) fn write_atomically(path: &Path, text: &str) -> Result<()> {
     // at once each rename a whole file into place.
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".mutiny-").suffix(".tmp");
+    builder.prefix(TEMPORARY_PREFIX).suffix(TEMPORARY_SUFFIX);
     // Readable like any file written plainly (a temporary file is 0600).
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
