@@ -318,8 +318,9 @@ impl Model {
                 predictions.push(Prediction::Unviable(why));
                 continue;
             }
+            let may_be_unviable = predict::may_be_unviable(mutant);
             let in_shift = shift::may_overflow(mutant);
-            if !predict::may_be_unviable(mutant) && !in_constant && !in_shift {
+            if !may_be_unviable && !in_constant && !in_shift {
                 predictions.push(Prediction::Unknown);
                 continue;
             }
@@ -343,7 +344,7 @@ impl Model {
             let mutated = mutant.mutated_code();
             self.set_text(file, &mutated);
             let prediction = ra_ap_hir::attach_db(&self.db, || {
-                let checked = match predict::may_be_unviable(mutant) || in_constant {
+                let checked = match may_be_unviable || in_constant {
                     true => predict::check(&self.db, (file, errors), &mutated, mutant, &self.trust),
                     // Only the shift is in question.
                     false => Prediction::Unknown,
