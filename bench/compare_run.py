@@ -170,7 +170,7 @@ def load_outcomes(directory):
     baseline = None
     verdicts = {}
     duplicates = 0
-    global UNBUILT_UNVIABLE
+    global UNBUILT_UNVIABLE, OWN_STUBS
     for outcome in data.get("outcomes", []):
         scenario = outcome.get("scenario")
         summary = outcome.get("summary")
@@ -183,11 +183,15 @@ def load_outcomes(directory):
             verdicts[name] = summary
             if summary == "Unviable" and not outcome.get("phase_results"):
                 UNBUILT_UNVIABLE.setdefault(directory, set()).add(name)
+            if scenario["Mutant"].get("own"):
+                OWN_STUBS.setdefault(directory, set()).add(name)
     return baseline, verdicts, duplicates
 
 
 # Per mutants.out parent: the unviable mutants judged without a build.
 UNBUILT_UNVIABLE = {}
+# Per mutants.out parent: mutiny's own type-aware stubs (cargo-mutants has none).
+OWN_STUBS = {}
 
 
 def format_counts(baseline, verdicts):
@@ -273,8 +277,15 @@ def compare_crate(crate, args, extra):
         print(f"  not compiled for this target ({MU}), missed by {CM}: {len(not_compiled)}")
     for n in only_cm:
         print(f"  only {CM} ({cm_verdicts[n]}): {n}")
+    own = OWN_STUBS.get(dir_mu, set())
     for n in only_mu:
-        print(f"  only {MU} ({mu_verdicts[n]}): {n}")
+        if n not in own:
+            print(f"  only {MU} ({mu_verdicts[n]}): {n}")
+    if own:
+        own_count = lambda verdict: sum(1 for n in own if mu_verdicts.get(n) == verdict)
+        viable = len(own) - own_count("Unviable")
+        print(f"  {MU}'s own type-aware stubs: {len(own)}, viable {viable}, "
+              f"missed {own_count('MissedMutant')}, caught {own_count('CaughtMutant')}")
     if disagree:
         result = 1
     missed_cm = {n for n in both if cm_verdicts[n] == "MissedMutant" and n not in not_compiled}

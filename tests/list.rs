@@ -377,3 +377,97 @@ fn bad_arguments_exit_1_and_help_exits_0() {
     assert_eq!(help.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&help.stdout).contains("--shard"));
 }
+
+/// The own stubs of the `own_stubs` fixture: values of each function's
+/// resolved return type that cargo-mutants does not make.
+const OWN_STUBS: [&str; 15] = [
+    "src/lib.rs:30:9: replace Level::middle -> Level with Level::LOW",
+    "src/lib.rs:30:9: replace Level::middle -> Level with Level::HIGH",
+    "src/lib.rs:41:5: replace by_rank -> Ordering with Ordering::Less",
+    "src/lib.rs:41:5: replace by_rank -> Ordering with Ordering::Equal",
+    "src/lib.rs:41:5: replace by_rank -> Ordering with Ordering::Greater",
+    "src/lib.rs:46:5: replace suit -> Result<Suit, ParseError> with Ok(Suit::Clubs)",
+    "src/lib.rs:46:5: replace suit -> Result<Suit, ParseError> with Ok(Suit::Diamonds)",
+    "src/lib.rs:46:5: replace suit -> Result<Suit, ParseError> with Ok(Suit::Hearts)",
+    "src/lib.rs:46:5: replace suit -> Result<Suit, ParseError> with Err(ParseError::Empty)",
+    "src/lib.rs:57:5: replace level -> Level with Level::LOW",
+    "src/lib.rs:57:5: replace level -> Level with Level::HIGH",
+    "src/lib.rs:57:5: replace level -> Level with Level::middle()",
+    "src/lib.rs:62:5: replace trump -> Option<Suit> with Some(Suit::Clubs)",
+    "src/lib.rs:62:5: replace trump -> Option<Suit> with Some(Suit::Diamonds)",
+    "src/lib.rs:62:5: replace trump -> Option<Suit> with Some(Suit::Hearts)",
+];
+
+/// Names and whether each is marked as mutiny's own, in list order.
+fn listed_json(output: &Output) -> Vec<(String, bool)> {
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    json.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let own = match m.get("own") {
+                None => false,
+                Some(own) => {
+                    assert_eq!(own, true, "`own` is only ever present as true: {m}");
+                    true
+                }
+            };
+            (m["name"].as_str().unwrap().to_owned(), own)
+        })
+        .collect()
+}
+
+#[test]
+fn list_analysis_adds_own_stubs_after_each_functions_table_stubs_marked_in_json() {
+    let plain = list(&fixture("own_stubs"), &["--json"]);
+    assert_ok(&plain);
+    let plain = listed_json(&plain);
+    assert!(plain.iter().all(|(_, own)| !own), "{plain:?}");
+
+    let output = list(&fixture("own_stubs"), &["--analysis", "--json"]);
+    assert_ok(&output);
+    assert!(
+        stderr(&output).contains("15 own type-aware stubs"),
+        "{}",
+        stderr(&output)
+    );
+    let listed = listed_json(&output);
+    let own: Vec<&str> = listed
+        .iter()
+        .filter(|(_, own)| *own)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(own, OWN_STUBS);
+    // cargo-mutants' mutants keep their names and order around them.
+    let table: Vec<(String, bool)> = listed.iter().filter(|(_, own)| !own).cloned().collect();
+    assert_eq!(table, plain);
+    // Each own stub follows its function's table stubs.
+    let position = |name: &str| listed.iter().position(|(n, _)| n == name).unwrap();
+    assert_eq!(
+        position("src/lib.rs:41:5: replace by_rank -> Ordering with Ordering::Less"),
+        position("src/lib.rs:41:5: replace by_rank -> Ordering with Default::default()") + 1
+    );
+}
+
+#[test]
+fn own_stubs_are_left_out_by_flag_and_by_config_key() {
+    let output = list(
+        &fixture("own_stubs"),
+        &["--analysis", "--no-own-stubs", "--json"],
+    );
+    assert_ok(&output);
+    assert!(listed_json(&output).iter().all(|(_, own)| !own));
+
+    let (_dir, root) = copy_of("own_stubs");
+    std::fs::create_dir_all(root.join(".cargo")).unwrap();
+    std::fs::write(root.join(".cargo/mutants.toml"), "own_stubs = false\n").unwrap();
+    let output = list(&root, &["--analysis", "--json"]);
+    assert_ok(&output);
+    let listed = listed_json(&output);
+    assert!(listed.iter().all(|(_, own)| !own), "{listed:?}");
+    assert!(
+        !stderr(&output).contains("own type-aware"),
+        "{}",
+        stderr(&output)
+    );
+}

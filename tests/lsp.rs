@@ -2068,6 +2068,45 @@ fn in_the_editor_code_this_target_does_not_compile_is_not_missed_until_the_analy
     server.stop();
 }
 
+#[test]
+fn once_the_model_is_loaded_a_save_tests_mutinys_own_stubs_and_their_hover_says_so() {
+    let (_dir, root) = copy_of("own_stubs");
+    let mut server = Server::start();
+    server.initialize(&root);
+    server.wait_until("rust-analyzer's model", |s| {
+        s.logged("rust-analyzer loaded the workspace")
+    });
+    let lib = root.join("src/lib.rs");
+    let key = uri(&lib);
+    server.save(&lib);
+    server.wait_until("the run of src/lib.rs", |s| s.ends().len() == 1);
+    // cargo-mutants' 15 mutants (none missed) and mutiny's 15 own stubs.
+    assert_eq!(server.ends(), ["30 mutants tested, 6 missed"]);
+    let diagnostics = server.diagnostics[&key].clone();
+    let messages: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages.contains(
+            &"missed mutant: replace by_rank -> Ordering with Ordering::Less — tests still pass"
+        ),
+        "{messages:?}"
+    );
+    let less = diagnostics
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("Ordering::Less"))
+        .unwrap();
+    let hover = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": key}, "position": less["range"]["start"]}),
+    );
+    let text = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(text.contains("A stub of mutiny's own"), "{hover}");
+    assert!(text.contains("The function returns `Ordering`"), "{hover}");
+    server.stop();
+}
+
 /// Rewrites the example's `src/lib.rs` as a tool outside the editor would:
 /// a new first line moves everything down, and `compatible`'s text
 /// changes (its three missed mutants no longer apply).

@@ -28,6 +28,8 @@ pub struct Config {
     pub minimum_test_timeout: Option<f64>,
     pub no_default_features: Option<bool>,
     pub output: Option<String>,
+    /// mutiny's own type-aware stubs (on unless `false`).
+    pub own_stubs: Option<bool>,
     pub profile: Option<String>,
     pub sharding: Option<String>,
     pub skip_calls: Vec<String>,

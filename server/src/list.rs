@@ -16,6 +16,10 @@ pub struct MutantJson<'a> {
     pub span: Span,
     pub replacement: &'a str,
     pub genre: Genre,
+    /// Present (`true`) on mutiny's own type-aware stubs, which
+    /// cargo-mutants does not make.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub own: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
     /// What `list --analysis` found without a build, if anything.
@@ -62,6 +66,7 @@ impl<'a> MutantJson<'a> {
             span: mutant.span,
             replacement: &mutant.replacement,
             genre: mutant.genre,
+            own: mutant.own,
             diff: None,
             judged: None,
         }

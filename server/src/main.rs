@@ -22,10 +22,11 @@ use mutiny::workspace::{PackageSelection, Workspace};
 mod cli {
     pub mod analysis;
     pub mod merge;
+    pub mod own;
     pub mod report;
     pub mod run;
 }
-use cli::{analysis, merge, report, run};
+use cli::{analysis, merge, own, report, run};
 
 /// Mutation testing for Rust, in the editor and in CI.
 #[derive(Parser, Debug)]
@@ -67,9 +68,10 @@ struct ListArgs {
     /// Print each mutant's diff after its name.
     #[arg(long)]
     diff: bool,
-    /// Load the workspace into rust-analyzer (from a scratch copy) and
-    /// mark the mutants that cannot compile and those in code not compiled
-    /// for this target and features, as `run` would judge them.
+    /// Load the workspace into rust-analyzer (from a scratch copy): add
+    /// mutiny's own type-aware stubs, as `run` does, and mark the mutants
+    /// that cannot compile and those in code not compiled for this target
+    /// and features, as `run` would judge them.
     #[arg(long)]
     analysis: bool,
     /// Cargo features to enable, for `--analysis` (repeatable, or comma-separated).
@@ -79,6 +81,10 @@ struct ListArgs {
     all_features: bool,
     #[arg(long, requires = "analysis")]
     no_default_features: bool,
+    /// With `--analysis`, leave out mutiny's own type-aware stubs (which
+    /// `--analysis` adds, as `run` does).
+    #[arg(long, requires = "analysis")]
+    no_own_stubs: bool,
 }
 
 /// Choosing the workspace, packages, files and mutants.
@@ -204,7 +210,20 @@ fn main() -> ExitCode {
 
 fn list_command(args: &ListArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
-    let mutants = narrow(selected.mutants, &args.narrow, &selected.config)?.mutants;
+    let own_stubs = args.analysis && !args.no_own_stubs && selected.config.own_stubs != Some(false);
+    let generated = match own_stubs {
+        true => {
+            let lab_options = options::lab_options(&list_lab_args(args), &selected.config)?;
+            let (mutants, note) =
+                own::add_own_stubs(&selected.workspace, &lab_options.cargo, selected.mutants);
+            if let Some(note) = note {
+                eprintln!("{note}");
+            }
+            mutants
+        }
+        false => selected.mutants,
+    };
+    let mutants = narrow(generated, &args.narrow, &selected.config)?.mutants;
     let analysis = match args.analysis {
         true => list_analysis(
             args,
@@ -235,13 +254,10 @@ fn list_analysis(
     mutants: &[Mutant],
     declarations: &sources::Declarations,
 ) -> Result<Option<Analysis>> {
-    let lab_args = LabArgs {
-        features: args.features.clone(),
-        all_features: args.all_features,
-        no_default_features: args.no_default_features,
-        ..LabArgs::default()
-    };
-    let lab = Lab::new(workspace, options::lab_options(&lab_args, config)?)?;
+    let lab = Lab::new(
+        workspace,
+        options::lab_options(&list_lab_args(args), config)?,
+    )?;
     let mutants: Vec<Arc<Mutant>> = mutants.iter().cloned().map(Arc::new).collect();
     let places = mutiny::semantic::cfg_places(&mutants, declarations);
     let Some((joined, feed)) =
@@ -256,6 +272,16 @@ fn list_analysis(
         eprintln!("{}", analysed.note);
     }
     Ok(Some(analysed))
+}
+
+/// The lab options `list --analysis` loads rust-analyzer with.
+fn list_lab_args(args: &ListArgs) -> LabArgs {
+    LabArgs {
+        features: args.features.clone(),
+        all_features: args.all_features,
+        no_default_features: args.no_default_features,
+        ..LabArgs::default()
+    }
 }
 
 /// The workspace, its config and the mutants the selection flags choose.

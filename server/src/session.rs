@@ -214,12 +214,27 @@ impl Session {
         {
             bail!("{first}; its mutants are tested once it parses");
         }
-        Ok(generated
-            .mutants
+        let mutants: Vec<Arc<Mutant>> = generated.mutants.into_iter().map(Arc::new).collect();
+        let mutants = self.with_own_stubs(mutants);
+        Ok(mutants
             .into_iter()
             .filter(|m| self.options.filter.allows_name(&m.name))
-            .map(Arc::new)
             .collect())
+    }
+
+    /// `mutants` (of one file) with mutiny's own stubs, once the model is
+    /// loaded, unless `.cargo/mutants.toml` says `own_stubs = false`.
+    fn with_own_stubs(&self, mutants: Vec<Arc<Mutant>>) -> Vec<Arc<Mutant>> {
+        let Some(model) = self
+            .model
+            .as_ref()
+            .filter(|_| self.config.own_stubs != Some(false))
+        else {
+            return mutants;
+        };
+        let own = model.own_stubs(&mutants);
+        let own = own.into_iter().map(|(at, m)| (at, Arc::new(m))).collect();
+        mutate::with_own_stubs(mutants, own)
     }
 
     /// Tests `mutants` (of files as they are on disk now) in the warm lab:

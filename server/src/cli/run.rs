@@ -19,6 +19,7 @@ use mutiny::outcome::{Counts, Phase, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
 
 use super::analysis::start_analysis;
+use super::own::add_own_stubs;
 use crate::{narrow, select_mutants, write_stdout, NarrowArgs, SelectArgs};
 use mutiny::semantic::{cfg_places, Purpose};
 
@@ -109,6 +110,12 @@ pub struct RunArgs {
     /// features too, as cargo-mutants does (they can only be missed).
     #[arg(long)]
     cfg_all: bool,
+    /// Leave out mutiny's own stubs (values of the resolved return type
+    /// that cargo-mutants does not make: `Ordering::Less`, `Err(E::V)`…),
+    /// for a side-by-side comparison with cargo-mutants. `--no-analysis`
+    /// leaves them out too.
+    #[arg(long)]
+    no_own_stubs: bool,
     /// How mutants are built: `compile-once` (many mutants in one build,
     /// each switched on at run time; the rest built alone) or `classic`
     /// (each built alone, as cargo-mutants does) [default: compile-once].
@@ -119,10 +126,20 @@ pub struct RunArgs {
 pub fn run_command(args: &RunArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
     let config = &selected.config;
-    let narrowed = narrow(selected.mutants, &args.narrow, config)?;
+    let workspace = &selected.workspace;
+    // Check every option before touching an earlier run's output.
+    let mut options = lab_options(args, config)?;
+    let own_stubs = !args.no_analysis && !args.no_own_stubs && config.own_stubs != Some(false);
+    let (generated, own_note) = match own_stubs {
+        true => add_own_stubs(workspace, &options.cargo, selected.mutants),
+        false => (selected.mutants, None),
+    };
+    let narrowed = narrow(generated, &args.narrow, config)?;
     let mutants: Vec<Arc<Mutant>> = narrowed.mutants.into_iter().map(Arc::new).collect();
     let mut console = Console::new(mutants.len(), args.json);
-    let workspace = &selected.workspace;
+    if let Some(note) = own_note {
+        console.line(&note);
+    }
     let output_parent = args
         .output
         .clone()
@@ -130,8 +147,6 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         .unwrap_or_else(|| workspace.root.clone());
     std::fs::create_dir_all(&output_parent)
         .with_context(|| format!("cannot create {}", output_parent.display()))?;
-    // Check every option before touching an earlier run's output.
-    let mut options = lab_options(args, config)?;
     // The tests that caught each function's mutants last time run first.
     let earlier_killers = Killers::read(
         &output_parent
@@ -346,6 +361,9 @@ struct MutantOutcomeJson<'a> {
     line: usize,
     verdict: Verdict,
     log_path: String,
+    /// Present (`true`) on mutiny's own stubs.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    own: bool,
 }
 
 fn finish(
@@ -367,6 +385,7 @@ fn finish(
                     line: mutant.span.start.line,
                     verdict: o.verdict()?,
                     log_path: o.log_path.to_string_lossy().into_owned(),
+                    own: mutant.own,
                 })
             })
             .collect();

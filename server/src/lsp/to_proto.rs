@@ -76,8 +76,15 @@ pub fn hover(index: &SourceIndex, finding: &Finding) -> Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
             value: format!(
-                "**{heading}** `{}`\n\n{}```diff\n{}```",
+                "**{heading}** `{}`\n\n{}{}```diff\n{}```",
                 mutant.name,
+                match mutant.own {
+                    true =>
+                        "A stub of mutiny's own, a value of the resolved return type \
+                             (cargo-mutants does not make it; `own_stubs = false` in \
+                             `.cargo/mutants.toml` leaves these out).\n\n",
+                    false => "",
+                },
                 finding
                     .return_type
                     .as_ref()

@@ -258,16 +258,7 @@ impl Walker<'_> {
         let body_text = short_text(stmt_list.syntax(), body_range, longest_stub);
         for stub in stubs {
             if body_text.as_deref() != Some(stub.as_str()) {
-                let description = format!(
-                    "replace {}{}{} with {stub}",
-                    entered.function_name,
-                    if entered.return_type.is_empty() {
-                        ""
-                    } else {
-                        " "
-                    },
-                    entered.return_type
-                );
+                let description = super::function_value_description(&entered, &stub);
                 self.push(
                     body_range,
                     stub,
@@ -579,6 +570,7 @@ impl Walker<'_> {
             genre,
             description,
             switch,
+            own: false,
         });
     }
 }

@@ -97,6 +97,9 @@ pub struct Mutant {
     pub description: String,
     /// How a build holding many mutants can switch this one on at run time.
     pub switch: Switch,
+    /// A stub from the function's resolved return type that cargo-mutants'
+    /// table does not offer (mutiny's own; see [`Mutant::with_own_stub`]).
+    pub own: bool,
 }
 
 /// Where a compile-once build puts a mutant beside the original code, so
@@ -115,6 +118,26 @@ pub enum Switch {
 }
 
 impl Mutant {
+    /// Another function-value mutant of the same function: its body
+    /// replaced with `value` (rendered code), named in cargo-mutants'
+    /// pattern and marked as mutiny's own. `None` unless `self` is a
+    /// function-value mutant.
+    pub fn with_own_stub(&self, value: &str) -> Option<Mutant> {
+        let function = self.function.as_ref()?;
+        if self.genre != Genre::FnValue {
+            return None;
+        }
+        let description = function_value_description(function, value);
+        let prefix = self.name.strip_suffix(&self.description)?;
+        Some(Mutant {
+            name: format!("{prefix}{description}"),
+            replacement: value.to_owned(),
+            description,
+            own: true,
+            ..self.clone()
+        })
+    }
+
     /// The replaced text of the original source.
     pub fn original(&self) -> &str {
         &self.source_file.code[self.range.clone()]
@@ -157,6 +180,35 @@ impl Mutant {
             &self.inserted_text(),
         )
     }
+}
+
+/// `replace parse -> Result<Version> with Ok(Default::default())`: how a
+/// function-value mutant is described (its name after the position).
+pub fn function_value_description(function: &Function, value: &str) -> String {
+    let separator = if function.return_type.is_empty() {
+        ""
+    } else {
+        " "
+    };
+    format!(
+        "replace {}{separator}{} with {value}",
+        function.function_name, function.return_type
+    )
+}
+
+/// `mutants` with `own` stubs inserted, each after the mutant at the
+/// index it comes with (in the order given, for one index).
+pub fn with_own_stubs<T>(mutants: Vec<T>, own: Vec<(usize, T)>) -> Vec<T> {
+    let mut own = own.into_iter().peekable();
+    let mut all = Vec::with_capacity(mutants.len() + own.len());
+    for (index, mutant) in mutants.into_iter().enumerate() {
+        all.push(mutant);
+        while let Some((_, stub)) = own.next_if(|(after, _)| *after == index) {
+            all.push(stub);
+        }
+    }
+    all.extend(own.map(|(_, stub)| stub));
+    all
 }
 
 /// A `mod name;` declaration whose file is to be found, with the inline

@@ -450,3 +450,35 @@ fn test_code_is_tests_test_modules_and_doc_comments() {
     assert!(test_code.contains("fn top() {}"), "{test_code}");
     assert!(!test_code.contains("x * 2"), "{test_code}");
 }
+
+#[test]
+fn an_own_stub_is_named_like_its_functions_table_stubs_and_marked_own() {
+    let code =
+        "fn rank(a: u8) -> Ordering {\n    a.cmp(&1)\n}\nfn other() -> bool {\n    true\n}\n";
+    let mutants = generate(&source(code), &GenerateOptions::default()).mutants;
+    let table = &mutants[0];
+    assert!(!table.own);
+    let own = table.with_own_stub("Ordering::Less").unwrap();
+    assert_eq!(
+        own.name,
+        "src/lib.rs:2:5: replace rank -> Ordering with Ordering::Less"
+    );
+    assert_eq!(own.replacement, "Ordering::Less");
+    assert!(own.own);
+    assert_eq!(own.range, table.range);
+    assert!(own
+        .mutated_code()
+        .contains("Ordering::Less /* ~ changed by mutiny ~ */"));
+    // Only a function-value mutant gives one.
+    let operator = mutants.iter().find(|m| m.genre != Genre::FnValue);
+    assert!(operator.is_none_or(|m| m.with_own_stub("x").is_none()));
+}
+
+#[test]
+fn own_stubs_go_after_the_mutant_they_follow_in_order() {
+    let merged = super::with_own_stubs(
+        vec!["a", "b", "c"],
+        vec![(0, "a1"), (0, "a2"), (2, "c1"), (7, "late")],
+    );
+    assert_eq!(merged, ["a", "a1", "a2", "b", "c", "c1", "late"]);
+}

@@ -16,6 +16,7 @@ mod cfg;
 mod consts;
 mod judge;
 mod operator;
+mod own;
 mod predict;
 mod shift;
 mod warm;
@@ -104,7 +105,29 @@ impl Model {
     pub fn load(
         root: &Path,
         cargo: &CargoOptions,
+        build: (&Path, &[(String, String)]),
+    ) -> Result<Model, Unavailable> {
+        Model::load_with(root, cargo, build, true)
+    }
+
+    /// Loads the workspace as [`Model::load`] does, but without building
+    /// and running build scripts and proc macros (no `cargo check`): enough
+    /// for signatures and the types they name, which is what mutiny's own
+    /// stubs need before a run starts; no "no" of this model is trusted in
+    /// crates with build scripts.
+    pub fn load_signatures(
+        root: &Path,
+        cargo: &CargoOptions,
+        build: (&Path, &[(String, String)]),
+    ) -> Result<Model, Unavailable> {
+        Model::load_with(root, cargo, build, false)
+    }
+
+    fn load_with(
+        root: &Path,
+        cargo: &CargoOptions,
         (target_dir, env): (&Path, &[(String, String)]),
+        run_build_scripts: bool,
     ) -> Result<Model, Unavailable> {
         let start = Instant::now();
         let root = std::path::absolute(root).map_err(|e| Unavailable::Failed(e.into()))?;
@@ -159,7 +182,7 @@ impl Model {
         }
         let (mut build_scripts, proc_macro_crates) = build_scripts_and_proc_macros(&workspace);
         let mut build_scripts_ran = false;
-        if !build_scripts.is_empty() || proc_macro_crates {
+        if run_build_scripts && (!build_scripts.is_empty() || proc_macro_crates) {
             // Failed, their output is missing: their crates stay untrusted.
             if let Ok(built) = workspace.run_build_scripts(&config, &|_| {}) {
                 if built.error().is_none() {
@@ -269,6 +292,55 @@ impl Model {
                     predict::return_type(&self.db, file, mutant)
                 })
                 .collect()
+        })
+    }
+
+    /// mutiny's own stubs for the functions of `mutants` (see `own.rs`):
+    /// for each function with function-value mutants, a mutant per value
+    /// of its resolved return type that neither its table stubs nor its
+    /// body already are. Each comes with the index of its function's last
+    /// function-value mutant in `mutants`, after which it belongs.
+    pub fn own_stubs<M: Borrow<Mutant>>(&mut self, mutants: &[M]) -> Vec<(usize, Mutant)> {
+        self.hold_originals(mutants);
+        // Per function (file and span): its last function-value mutant.
+        let mut last: Vec<usize> = Vec::new();
+        for (index, mutant) in mutants.iter().enumerate() {
+            let mutant = mutant.borrow();
+            if mutant.genre != crate::mutate::Genre::FnValue || mutant.function.is_none() {
+                continue;
+            }
+            match last.last_mut() {
+                Some(previous) if same_function(mutants[*previous].borrow(), mutant) => {
+                    *previous = index
+                }
+                _ => last.push(index),
+            }
+        }
+        let squeeze = |text: &str| text.split_whitespace().collect::<String>();
+        ra_ap_hir::attach_db(&self.db, || {
+            let mut found = Vec::new();
+            for &index in &last {
+                let template = mutants[index].borrow();
+                let Some(file) = self.file_id(&template.source_file.path) else {
+                    continue;
+                };
+                let taken: Vec<String> = mutants
+                    .iter()
+                    .map(Borrow::borrow)
+                    .filter(|m| m.genre == template.genre && same_function(m, template))
+                    .map(|m| squeeze(&m.replacement))
+                    .chain([squeeze(template.original())])
+                    .collect();
+                for value in own::values(&self.db, file, template) {
+                    if taken.contains(&squeeze(&value)) {
+                        continue;
+                    }
+                    if let Some(mutant) = template.with_own_stub(&value) {
+                        found.push((index, mutant));
+                    }
+                }
+            }
+            found
         })
     }
 
@@ -404,6 +476,12 @@ impl Model {
             })
         })
     }
+}
+
+/// Whether two mutants are in the same function of the same file.
+fn same_function(a: &Mutant, b: &Mutant) -> bool {
+    a.source_file.path == b.source_file.path
+        && a.function.as_ref().map(|f| f.span) == b.function.as_ref().map(|f| f.span)
 }
 
 fn utf8_path(path: PathBuf) -> Result<Utf8PathBuf, Unavailable> {

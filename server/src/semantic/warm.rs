@@ -53,6 +53,10 @@ enum Request {
         mutants: Vec<Arc<Mutant>>,
         reply: Sender<Vec<Option<String>>>,
     },
+    OwnStubs {
+        mutants: Vec<Arc<Mutant>>,
+        reply: Sender<Vec<(usize, Mutant)>>,
+    },
 }
 
 /// How the thread loads the model, again when needed.
@@ -151,6 +155,20 @@ impl WarmModel {
         receiver.recv().unwrap_or_else(|_| none())
     }
 
+    /// mutiny's own stubs for the functions of `mutants` (see
+    /// [`Model::own_stubs`]); none while the model is not ready.
+    pub fn own_stubs(&self, mutants: &[Arc<Mutant>]) -> Vec<(usize, Mutant)> {
+        if !matches!(self.readiness(), Readiness::Ready(_)) {
+            return Vec::new();
+        }
+        let (reply, receiver) = mpsc::channel();
+        self.send(Request::OwnStubs {
+            mutants: mutants.to_vec(),
+            reply,
+        });
+        receiver.recv().unwrap_or_default()
+    }
+
     fn send(&self, request: Request) {
         if let Some(requests) = &self.requests {
             let _ = requests.send(request);
@@ -211,6 +229,13 @@ fn serve(loader: &Loader, readiness: &Mutex<Readiness>, requests: &Receiver<Requ
                     None => vec![None; mutants.len()],
                 };
                 let _ = reply.send(types);
+            }
+            Request::OwnStubs { mutants, reply } => {
+                let own = match &mut model {
+                    Some(model) => model.own_stubs(&mutants),
+                    None => Vec::new(),
+                };
+                let _ = reply.send(own);
             }
         }
     }

@@ -1,0 +1,127 @@
+//! mutiny's own type-aware stubs on the command line: before the list of
+//! mutants is final (and so before `--in-diff`, `--shard` and the run),
+//! rust-analyzer loads a scratch copy of the workspace, signatures only
+//! (no build script or proc macro is built: that would be a build before
+//! the build), and offers values of each function's resolved return type.
+
+use std::time::Instant;
+
+use mutiny::lab::cargo::{self, CargoOptions};
+use mutiny::lab::scratch::{self, CopyOptions, ScratchTree};
+use mutiny::mutate::{self, Genre, Mutant};
+use mutiny::semantic::Model;
+use mutiny::workspace::Workspace;
+
+/// `mutants` with mutiny's own stubs inserted after each function's
+/// table stubs, and a line for the user: how many were added, or why
+/// none could be. Nothing is loaded when no function returns a value.
+pub fn add_own_stubs(
+    workspace: &Workspace,
+    cargo_options: &CargoOptions,
+    mutants: Vec<Mutant>,
+) -> (Vec<Mutant>, Option<String>) {
+    let returns_values = mutants
+        .iter()
+        .any(|m| m.genre == Genre::FnValue && m.function.as_ref().is_some_and(returns_value));
+    if !returns_values {
+        return (mutants, None);
+    }
+    let start = Instant::now();
+    let copy = CopyOptions {
+        copy_target: false,
+        ..CopyOptions::default()
+    };
+    let tree = match ScratchTree::copy_from(&workspace.root, copy) {
+        Ok(tree) => tree,
+        Err(err) => {
+            let note = format!("note: no own stubs: cannot copy the workspace: {err:#}");
+            return (mutants, Some(note));
+        }
+    };
+    let root = tree.root().to_owned();
+    let target_dir = scratch::command_tmp(&root).with_file_name("own-stubs-target");
+    let env = cargo::env(&root, cargo_options);
+    let model = Model::load_signatures(&root, cargo_options, (&target_dir, &env));
+    let (mutants, note) = match model {
+        Ok(mut model) => {
+            let own = model.own_stubs(&mutants);
+            let added = own.len();
+            let note = format!(
+                "mutiny: {added} own type-aware stub{} from rust-analyzer's types ({:.1} s; \
+                 --no-own-stubs leaves them out)",
+                if added == 1 { "" } else { "s" },
+                start.elapsed().as_secs_f64()
+            );
+            (mutate::with_own_stubs(mutants, own), Some(note))
+        }
+        Err(why) => (mutants, Some(format!("note: {why}; no own stubs"))),
+    };
+    let _ = tree.delete();
+    (mutants, note)
+}
+
+/// Whether a function's return type, as written, may have values of its
+/// own: it names something beyond the standard library's primitives,
+/// strings, collections and wrappers (all with `Default`, and no unit
+/// variants), so loading rust-analyzer may find some.
+fn returns_value(function: &std::sync::Arc<mutate::Function>) -> bool {
+    const PLAIN: &[&str] = &[
+        "bool",
+        "char",
+        "str",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+        "String",
+        "Vec",
+        "VecDeque",
+        "HashMap",
+        "HashSet",
+        "BTreeMap",
+        "BTreeSet",
+        "Box",
+        "Rc",
+        "Arc",
+        "Cow",
+        "Option",
+        "Result",
+        "std",
+        "core",
+        "alloc",
+        "collections",
+        "string",
+        "vec",
+        "boxed",
+        "rc",
+        "sync",
+        "borrow",
+        "impl",
+        "dyn",
+        "mut",
+        "const",
+        "static",
+        "Iterator",
+        "Item",
+        "Into",
+        "AsRef",
+        "Fn",
+        "FnMut",
+        "FnOnce",
+    ];
+    function
+        .return_type
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '\''))
+        .filter(|word| !word.is_empty() && !word.starts_with('\'') && word != &"_")
+        .any(|word| !PLAIN.contains(&word))
+}
