@@ -12,8 +12,7 @@
 //! unviable as any other mutant is.
 
 use ra_ap_hir::{
-    Adt, AssocItem, AttrsWithOwner, HasAttrs, HasVisibility, Impl, ModuleDef, Semantics,
-    StructKind, Type,
+    Adt, AssocItem, AttrsWithOwner, HasAttrs, HasVisibility, ModuleDef, Semantics, StructKind, Type,
 };
 use ra_ap_ide_db::famous_defs::FamousDefs;
 use ra_ap_ide_db::{FileId, RootDatabase};
@@ -153,44 +152,39 @@ impl Values<'_> {
     fn associated(&self, ty: &Type<'_>, adt: Adt, path: &str) -> Vec<String> {
         let db = self.db;
         let mut found = Vec::new();
-        for imp in Impl::all_for_type(db, ty.clone()) {
-            if imp.trait_(db).is_some() {
-                continue;
+        // Inherent impls only (trait impls' items are the trait's, and
+        // searching every crate's trait impls costs seconds).
+        ty.iterate_assoc_items(db, |item| -> Option<()> {
+            if !item.is_visible_from(db, self.module) {
+                return None;
             }
-            for item in imp.items(db) {
-                if !item.is_visible_from(db, self.module) {
-                    continue;
-                }
-                match item {
-                    AssocItem::Const(constant) => {
-                        let Some(name) = constant.name(db) else {
-                            continue;
-                        };
-                        if constant.ty(db).as_adt() == Some(adt)
-                            && offered(&constant.attrs(db), false)
-                        {
-                            found.push(format!("{path}::{}", self.name(&name)));
-                        }
+            match item {
+                AssocItem::Const(constant) => {
+                    let name = constant.name(db)?;
+                    if constant.ty(db).as_adt() == Some(adt) && offered(&constant.attrs(db), false)
+                    {
+                        found.push(format!("{path}::{}", self.name(&name)));
                     }
-                    AssocItem::Function(function) => {
-                        let usable = function != self.function
-                            && !function.has_self_param(db)
-                            && function.assoc_fn_params(db).is_empty()
-                            && !function.is_unsafe_to_call(db, None, self.edition)
-                            && !function.is_async(db)
-                            && ra_ap_hir::GenericDef::Function(function)
-                                .type_or_const_params(db)
-                                .is_empty()
-                            && function.ret_type(db).as_adt() == Some(adt)
-                            && offered(&function.attrs(db), false);
-                        if usable {
-                            found.push(format!("{path}::{}()", self.name(&function.name(db))));
-                        }
-                    }
-                    AssocItem::TypeAlias(_) => {}
                 }
+                AssocItem::Function(function) => {
+                    let usable = function != self.function
+                        && !function.has_self_param(db)
+                        && function.assoc_fn_params(db).is_empty()
+                        && !function.is_unsafe_to_call(db, None, self.edition)
+                        && !function.is_async(db)
+                        && ra_ap_hir::GenericDef::Function(function)
+                            .type_or_const_params(db)
+                            .is_empty()
+                        && function.ret_type(db).as_adt() == Some(adt)
+                        && offered(&function.attrs(db), false);
+                    if usable {
+                        found.push(format!("{path}::{}()", self.name(&function.name(db))));
+                    }
+                }
+                AssocItem::TypeAlias(_) => {}
             }
-        }
+            None
+        });
         found
     }
 
