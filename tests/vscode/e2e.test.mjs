@@ -229,10 +229,12 @@ test('the status bar counts the missed mutants, and Mutiny: Show Missed Mutants 
     await problems.waitFor();
     const rows = problems.locator('.monaco-list-row', { hasText: 'missed mutant' });
     await rows.first().waitFor();
-    const focusedInFilter = await page.evaluate(
+    // The command focuses the filter once the view is shown: the rows can
+    // be drawn a moment before the focus arrives.
+    const focusedInFilter = () => page.evaluate(
         () => !!document.activeElement?.closest('.viewpane-filter, .markers-panel-action-filter'),
     );
-    assert.ok(focusedInFilter, 'the Problems filter has the keyboard focus');
+    await waitFor(focusedInFilter, UI_MS, 'the Problems filter has the keyboard focus');
     // Typed into the filter, a text no problem has hides them all: the
     // filter applies (so the check below does not look before it did).
     await page.keyboard.type('no-such-problem');
