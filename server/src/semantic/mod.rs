@@ -302,35 +302,34 @@ impl Model {
     /// function-value mutant in `mutants`, after which it belongs.
     pub fn own_stubs<M: Borrow<Mutant>>(&mut self, mutants: &[M]) -> Vec<(usize, Mutant)> {
         self.hold_originals(mutants);
-        // Per function (file and span): its last function-value mutant.
-        let mut last: Vec<usize> = Vec::new();
+        let squeeze = |text: &str| text.split_whitespace().collect::<String>();
+        // Per function (its function-value mutants are listed together):
+        // its last function-value mutant, and the texts a value must not
+        // repeat (its table stubs and its body).
+        let mut functions: Vec<(usize, Vec<String>)> = Vec::new();
         for (index, mutant) in mutants.iter().enumerate() {
             let mutant = mutant.borrow();
             if mutant.genre != crate::mutate::Genre::FnValue || mutant.function.is_none() {
                 continue;
             }
-            match last.last_mut() {
-                Some(previous) if same_function(mutants[*previous].borrow(), mutant) => {
-                    *previous = index
+            match functions.last_mut() {
+                Some((previous, taken)) if same_function(mutants[*previous].borrow(), mutant) => {
+                    *previous = index;
+                    taken.push(squeeze(&mutant.replacement));
                 }
-                _ => last.push(index),
+                _ => functions.push((
+                    index,
+                    vec![squeeze(&mutant.replacement), squeeze(mutant.original())],
+                )),
             }
         }
-        let squeeze = |text: &str| text.split_whitespace().collect::<String>();
         ra_ap_hir::attach_db(&self.db, || {
             let mut found = Vec::new();
-            for &index in &last {
+            for (index, taken) in functions {
                 let template = mutants[index].borrow();
                 let Some(file) = self.file_id(&template.source_file.path) else {
                     continue;
                 };
-                let taken: Vec<String> = mutants
-                    .iter()
-                    .map(Borrow::borrow)
-                    .filter(|m| m.genre == template.genre && same_function(m, template))
-                    .map(|m| squeeze(&m.replacement))
-                    .chain([squeeze(template.original())])
-                    .collect();
                 for value in own::values(&self.db, file, template) {
                     if taken.contains(&squeeze(&value)) {
                         continue;

@@ -16,7 +16,6 @@ use ra_ap_hir::{
 };
 use ra_ap_ide_db::famous_defs::FamousDefs;
 use ra_ap_ide_db::{FileId, RootDatabase};
-use ra_ap_syntax::{ast, AstNode, TextSize};
 
 use crate::mutate::Mutant;
 
@@ -29,20 +28,7 @@ pub const MOST_PER_FUNCTION: usize = 12;
 /// declares them; empty where the type is not fully known.
 pub(super) fn values(db: &RootDatabase, file: FileId, mutant: &Mutant) -> Vec<String> {
     let sema = Semantics::new(db);
-    let file = sema.attach_first_edition(file);
-    let source = sema.parse(file);
-    let Ok(offset) = u32::try_from(mutant.range.start).map(TextSize::new) else {
-        return Vec::new();
-    };
-    let Some(function) = source
-        .syntax()
-        .token_at_offset(offset)
-        .right_biased()
-        .and_then(|token| token.parent_ancestors().find_map(ast::Fn::cast))
-    else {
-        return Vec::new();
-    };
-    let Some(def) = sema.to_def(&function) else {
+    let Some(def) = super::predict::function_of(&sema, file, mutant) else {
         return Vec::new();
     };
     let returns = def.ret_type(db);

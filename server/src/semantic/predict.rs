@@ -133,6 +133,22 @@ pub(super) fn check(
 /// would write it, if rust-analyzer knows it fully.
 pub(super) fn return_type(db: &RootDatabase, file: FileId, mutant: &Mutant) -> Option<String> {
     let sema = Semantics::new(db);
+    let def = function_of(&sema, file, mutant)?;
+    let returns = def.ret_type(db);
+    if returns.contains_unknown() {
+        return None;
+    }
+    let target = def.module(db).krate(db).to_display_target(db);
+    Some(returns.display(db, target).to_string())
+}
+
+/// The function the start of `mutant`'s text is in, as rust-analyzer
+/// defines it.
+pub(super) fn function_of(
+    sema: &Semantics<'_, RootDatabase>,
+    file: FileId,
+    mutant: &Mutant,
+) -> Option<ra_ap_hir::Function> {
     let file = sema.attach_first_edition(file);
     let source = sema.parse(file);
     let offset = TextSize::new(u32::try_from(mutant.range.start).ok()?);
@@ -142,13 +158,7 @@ pub(super) fn return_type(db: &RootDatabase, file: FileId, mutant: &Mutant) -> O
         .right_biased()?
         .parent_ancestors()
         .find_map(ast::Fn::cast)?;
-    let def = sema.to_def(&function)?;
-    let returns = def.ret_type(db);
-    if returns.contains_unknown() {
-        return None;
-    }
-    let target = def.module(db).krate(db).to_display_target(db);
-    Some(returns.display(db, target).to_string())
+    sema.to_def(&function)
 }
 
 /// The syntax errors of `text`, as rust-analyzer's parser words them.
