@@ -517,6 +517,96 @@ fn infinite_loop_with_timeout_3_exits_3_and_kills_the_looping_test() {
     assert_no_processes_left(&run);
 }
 
+/// Without `--timeout`, a test binary run directly is stopped once it has
+/// used 5× its baseline CPU time (at least 1 s): a loop that never ends is
+/// stopped after about a second, not the binary's wall-clock floor (5 s).
+/// Also: tests run with `RUST_BACKTRACE=0` whatever mutiny's environment
+/// says (a backtrace costs a failing debug test more than its run).
+#[test]
+fn a_loop_without_end_is_stopped_by_its_cpu_limit_and_caught_tests_print_no_backtrace() {
+    let sandbox = Sandbox::new();
+    let output = {
+        let _turn = one_at_a_time();
+        sandbox
+            .command(&fixture("infinite_loop"), &[])
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .expect("mutiny runs")
+    };
+    let run = Run { sandbox, output };
+    let test = assert_is_done_timed_out(&run);
+    let duration = test["duration"].as_f64().unwrap();
+    assert!((1.0..5.0).contains(&duration), "{test}");
+    let (_, log) = outcome_and_log(&run, "src/lib.rs:5:5: replace is_done -> bool with false");
+    assert!(log.contains("of CPU time (the limit: 1.0s)"), "{log}");
+    let caught = run.lines("caught.txt");
+    for name in &caught {
+        let (_, log) = outcome_and_log(&run, name);
+        assert!(log.contains("panicked"), "{log}");
+        assert!(!log.contains("stack backtrace"), "{log}");
+    }
+    assert_no_processes_left(&run);
+}
+
+/// mutiny starts each command through its own binary (`posix_spawn`,
+/// which does not copy mutiny's memory as a fork would): the launcher
+/// lowers the priority, puts the command first in line for the
+/// out-of-memory killer and SIGINT and SIGQUIT back to their defaults
+/// (mutiny may have been started with them ignored), then becomes the
+/// command: same pid, the command's own status.
+#[test]
+fn the_launcher_prepares_the_command_then_becomes_it() {
+    use std::os::unix::process::CommandExt;
+    let own_niceness = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mutiny"));
+    command.args([
+        "__mutiny-launch",
+        "7",
+        "sh",
+        "-c",
+        "echo pid $$; echo nice $(nice); echo oom $(cat /proc/self/oom_score_adj); \
+         grep SigIgn /proc/self/status; exit 5",
+    ]);
+    // SAFETY: `signal` is async-signal-safe; this runs in the forked child.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
+            libc::signal(libc::SIGQUIT, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let child = command
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let output = child.wait_with_output().unwrap();
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(5), "{stdout}");
+    assert!(stdout.contains(&format!("pid {pid}\n")), "{stdout}");
+    let niceness = (own_niceness + 7).min(19);
+    assert!(stdout.contains(&format!("nice {niceness}\n")), "{stdout}");
+    assert!(stdout.contains("oom 1000\n"), "{stdout}");
+    let ignored = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("SigIgn:"))
+        .unwrap_or_else(|| panic!("no SigIgn in {stdout}"));
+    let ignored = u64::from_str_radix(ignored.trim(), 16).unwrap();
+    for signal in [libc::SIGINT, libc::SIGQUIT] {
+        assert_eq!(ignored & (1 << (signal - 1)), 0, "signal {signal} ignored");
+    }
+    let missing = Command::new(env!("CARGO_BIN_EXE_mutiny"))
+        .args(["__mutiny-launch", "0", "mutiny-no-such-command"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(127));
+    let stderr = text(&missing.stderr);
+    assert!(
+        stderr.contains("cannot run mutiny-no-such-command"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn failing_baseline_exits_4_names_the_failing_test_and_tests_no_mutant() {
     let run = run(&fixture("failing_baseline"), &[]);

@@ -170,6 +170,8 @@ pub fn narrow(mut mutants: Vec<Mutant>, args: &NarrowArgs, config: &Config) -> R
 }
 
 fn main() -> ExitCode {
+    // Started to launch one of mutiny's commands: becomes that command.
+    mutiny::lab::launch_if_asked();
     // Bad arguments exit 1, as in cargo-mutants (clap's own code, 2, is
     // the code for missed mutants: a CI job would read a typo as results).
     let cli = match Cli::try_parse() {
@@ -192,6 +194,9 @@ fn main() -> ExitCode {
     let _process_temp = runs_tools
         .then(|| unsafe { mutiny::lab::scratch::enter_process_temp_dir() }.ok())
         .flatten();
+    if runs_tools {
+        mutiny::lab::use_launcher();
+    }
     let result = match cli.command {
         Command::List(args) => list_command(&args),
         Command::Run(args) => run::run_command(&args),

@@ -122,6 +122,10 @@ pub fn env(root: &Path, options: &CargoOptions) -> Vec<(String, String)> {
         // Snapshot tests must not accept a mutant's output as the new truth.
         ("INSTA_UPDATE".to_owned(), "no".to_owned()),
         ("INSTA_FORCE_PASS".to_owned(), "0".to_owned()),
+        // A failing test of a debug build takes ~80 ms to symbolise its
+        // backtrace (RUST_BACKTRACE=1 in many shells): more than most tests
+        // take to run, on every caught mutant. The log keeps the panic.
+        ("RUST_BACKTRACE".to_owned(), "0".to_owned()),
         // Temporary files of the compilers and tests stay beside the tree,
         // and go with it, even when a command is killed.
         (

@@ -28,6 +28,7 @@ use crate::workspace::{Package, Workspace};
 pub use analysis::{Analysis, AnalysisFeed, AskViability};
 use cargo::{CargoOptions, PackageArgs, TestScope};
 use process::Ended;
+pub use process::{launch_if_asked, use_launcher};
 use scratch::{CopyOptions, ScratchTree};
 pub use timeouts::Timeouts;
 
@@ -256,6 +257,7 @@ impl Lab {
                 env: &env,
                 cwd: root,
                 timeout: self.options.timeouts.build,
+                cpu_timeout: None,
                 niceness: self.options.niceness,
             };
             if let Ended::Cancelled = process::run(&spec, &mut log, None, cancel)? {
@@ -596,6 +598,7 @@ fn run_scenario(
             env: &env,
             cwd: root,
             timeout,
+            cpu_timeout: None,
             niceness,
         };
         let ended = process::run(&spec, &mut log, None, cancel)?;

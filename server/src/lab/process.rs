@@ -23,6 +23,9 @@
 //! that cannot be started is an error of `spawn`, and its signal
 //! dispositions are not a shell's (a non-interactive shell starts
 //! background commands with SIGINT and SIGQUIT ignored).
+//!
+//! The command itself starts through mutiny's binary as a launcher (see
+//! [`use_launcher`]), so that no command costs a fork of mutiny's memory.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -59,8 +62,21 @@ pub struct Spec<'a> {
     pub argv: &'a [String],
     pub env: &'a [(String, String)],
     pub cwd: &'a Path,
+    /// How long the command may run.
     pub timeout: Option<Duration>,
+    /// How much CPU time the command's process (its threads and the
+    /// children it reaped) may use; a loop that never ends reaches this
+    /// long before a wall-clock timeout that allows for a loaded machine.
+    /// Linux only.
+    pub cpu_timeout: Option<Duration>,
     pub niceness: i32,
+}
+
+/// How a command ended, and the CPU time its process used (Linux only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measured {
+    pub ended: Ended,
+    pub cpu: Option<Duration>,
 }
 
 /// Runs a command, appending its command line and its output to `log`
@@ -68,11 +84,21 @@ pub struct Spec<'a> {
 /// group survives the return, nor mutiny's death. A command that cannot be
 /// started is an error, not a status.
 pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -> Result<Ended> {
+    Ok(run_measured(spec, log, stdout, cancel)?.ended)
+}
+
+/// [`run`], with the CPU time the command used.
+pub fn run_measured(
+    spec: &Spec,
+    log: &mut File,
+    stdout: Option<File>,
+    cancel: &Cancel,
+) -> Result<Measured> {
     let argv = spec.argv;
     writeln!(log, "\n*** {}", argv.join(" "))?;
     log.flush()?;
     let output_start = log.stream_position().ok();
-    let mut command = Command::new(&argv[0]);
+    let mut command = start_command(argv, spec)?;
     // The output reaches the log through a pipe, capped: a test that
     // prints without end must not fill the disk the log is on.
     let (output, into_output) = std::io::pipe().context("cannot make a pipe")?;
@@ -81,20 +107,33 @@ pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -
         None => into_output.try_clone()?.into(),
     };
     command
-        .args(&argv[1..])
         .current_dir(spec.cwd)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(stdout)
         .stderr(into_output);
-    nice_with_default_signals(&mut command, spec.niceness);
     let copied = copy_capped(output, log.try_clone()?);
     let start = Instant::now();
     let mut group = Group::start(command, &argv[0])?;
-    let ended = group.wait(start, spec.timeout, cancel)?;
+    let Measured { ended, cpu } = group.wait(start, (spec.timeout, spec.cpu_timeout), cancel)?;
     // Every process of the group is gone, so the pipe is at its end,
     // unless something left the group holding it: then waiting is brief.
     let _ = copied.recv_timeout(COPY_END_WAIT);
+    if ended == Ended::Status(ProcessStatus::Timeout) {
+        match (cpu, spec.cpu_timeout) {
+            (Some(used), Some(limit)) if used >= limit => writeln!(
+                log,
+                "\n*** mutiny: stopped after {:.1}s of CPU time (the limit: {:.1}s)",
+                used.as_secs_f64(),
+                limit.as_secs_f64()
+            )?,
+            _ => writeln!(
+                log,
+                "\n*** mutiny: stopped after {:.1}s (the timeout)",
+                start.elapsed().as_secs_f64()
+            )?,
+        }
+    }
     let result = match ended {
         Ended::Status(status) => format!("{status:?}"),
         Ended::Cancelled => "cancelled".to_owned(),
@@ -112,7 +151,118 @@ pub fn run(spec: &Spec, log: &mut File, stdout: Option<File>, cancel: &Cancel) -
             );
         }
     }
-    Ok(ended)
+    Ok(Measured { ended, cpu })
+}
+
+/// The hidden first argument that makes mutiny's binary the launcher of
+/// a command: `mutiny __mutiny-launch NICENESS PROGRAM ARGS...`.
+pub const LAUNCH_ARG: &str = "__mutiny-launch";
+
+/// The launcher's path, once mutiny's binary said it can launch.
+static LAUNCHER: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Starts commands through mutiny's own binary from now on (see
+/// [`launch_if_asked`]), so that starting one never forks mutiny.
+///
+/// Why: a command must start below mutiny's priority, first in line for
+/// the out-of-memory killer and with SIGINT and SIGQUIT at their defaults.
+/// Done in the child between fork and exec, that forces std to fork, and a
+/// fork copies the page tables of mutiny's whole memory: with
+/// rust-analyzer's model loaded (a gigabyte or more), ~60 ms per command,
+/// more than a small crate's test binary takes to run. A launcher started
+/// by `posix_spawn` (which does not copy them) does those steps itself and
+/// then becomes the command by `exec`: the command is still mutiny's child,
+/// with its own pid, status and process group. Without a launcher (mutiny
+/// as a library, its unit tests) the steps run between fork and exec.
+pub fn use_launcher() {
+    let launcher = if cfg!(target_os = "linux") {
+        // The running binary even if it was replaced or deleted since.
+        Some(std::path::PathBuf::from("/proc/self/exe"))
+    } else {
+        std::env::current_exe().ok()
+    };
+    if let Some(launcher) = launcher {
+        let _ = LAUNCHER.set(launcher);
+    }
+}
+
+/// When mutiny's binary was started as a launcher: takes the steps a
+/// command starts with, then becomes the command; never returns then.
+/// Otherwise returns at once.
+pub fn launch_if_asked() {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().as_deref() != Some(std::ffi::OsStr::new(LAUNCH_ARG)) {
+        return;
+    }
+    let niceness: i32 = args
+        .next()
+        .and_then(|n| n.to_str()?.parse().ok())
+        .unwrap_or(0);
+    let Some(program) = args.next() else {
+        eprintln!("mutiny: {LAUNCH_ARG} needs a niceness and a command");
+        std::process::exit(LAUNCH_FAILED);
+    };
+    // SAFETY: plain system calls on this single-threaded process.
+    if let Err(err) = unsafe { nice_with_default_signals(niceness) } {
+        eprintln!(
+            "mutiny: cannot prepare {}: {err}",
+            program.to_string_lossy()
+        );
+        std::process::exit(LAUNCH_FAILED);
+    }
+    // std's exec puts SIGPIPE (which Rust's start-up ignores) and the
+    // signal mask back to their defaults.
+    let err = Command::new(&program).args(args).exec();
+    eprintln!("mutiny: cannot run {}: {err}", program.to_string_lossy());
+    std::process::exit(LAUNCH_FAILED);
+}
+
+/// The launcher's status when it cannot become the command (the shell's
+/// code for a command that cannot run).
+const LAUNCH_FAILED: i32 = 127;
+
+/// The command for `argv`: through the launcher when there is one.
+fn start_command(argv: &[String], spec: &Spec) -> Result<Command> {
+    let Some(launcher) = LAUNCHER.get() else {
+        let mut command = Command::new(&argv[0]);
+        command.args(&argv[1..]);
+        let niceness = spec.niceness;
+        // SAFETY: what `nice_with_default_signals` does is
+        // async-signal-safe: plain system calls on this (forked) process.
+        unsafe {
+            command.pre_exec(move || nice_with_default_signals(niceness));
+        }
+        return Ok(command);
+    };
+    // A launcher that cannot find the command fails like one, with a
+    // status: found here, a missing command is an error, not a verdict.
+    if !program_exists(&argv[0], spec) {
+        bail!("cannot run {}: command not found", argv[0]);
+    }
+    let mut command = Command::new(launcher);
+    command
+        .arg(LAUNCH_ARG)
+        .arg(spec.niceness.to_string())
+        .args(argv);
+    Ok(command)
+}
+
+/// Whether `program` names an executable file, as `execvp` would look
+/// for it: a path (from the command's directory), else a name on the
+/// command's `PATH`.
+fn program_exists(program: &str, spec: &Spec) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(&spec.cwd.join(program));
+    }
+    let path = match spec.env.iter().rev().find(|(k, _)| k == "PATH") {
+        Some((_, path)) => std::ffi::OsString::from(path),
+        None => std::env::var_os("PATH").unwrap_or_default(),
+    };
+    std::env::split_paths(&path).any(|dir| executable(&dir.join(program)))
 }
 
 /// How much of a command's output a log keeps: its start, and its end
@@ -268,27 +418,35 @@ impl Group {
         }
     }
 
+    /// Waits for the command to exit, for a timeout (wall-clock, CPU
+    /// time) or for cancellation.
     fn wait(
         &mut self,
         start: Instant,
-        timeout: Option<Duration>,
+        (timeout, cpu_timeout): (Option<Duration>, Option<Duration>),
         cancel: &Cancel,
-    ) -> Result<Ended> {
+    ) -> Result<Measured> {
         let mut watch = ExitWatch::new(&self.command);
         loop {
             if has_exited(&self.command)? {
+                // Exited but not reaped: its times are still there to read.
+                let cpu = cpu_time(self.command.id());
                 let status = self.finish()?;
-                return Ok(Ended::Status(process_status(status)));
+                let ended = Ended::Status(process_status(status));
+                return Ok(Measured { ended, cpu });
             }
             let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
-            let timed_out = left == Some(Duration::ZERO);
+            let used = cpu_timeout.and_then(|_| cpu_time(self.command.id()));
+            let timed_out = left == Some(Duration::ZERO)
+                || matches!((used, cpu_timeout), (Some(used), Some(limit)) if used >= limit);
             if timed_out || cancel.is_cancelled() {
                 self.terminate(&mut watch)?;
-                return Ok(if timed_out {
+                let ended = if timed_out {
                     Ended::Status(ProcessStatus::Timeout)
                 } else {
                     Ended::Cancelled
-                });
+                };
+                return Ok(Measured { ended, cpu: used });
             }
             watch.pause(left.map_or(CANCEL_CHECK_INTERVAL, |l| l.min(CANCEL_CHECK_INTERVAL)));
         }
@@ -358,36 +516,39 @@ fn watchdog() -> Command {
     command
 }
 
-/// Starts the command at a lower priority and with SIGINT and SIGQUIT at
-/// their defaults, as `cargo test` from a terminal would have them, whatever
-/// mutiny inherited (a shell script that starts mutiny in the background
-/// leaves them ignored, and ignored signals stay ignored across exec).
-fn nice_with_default_signals(command: &mut Command, niceness: i32) {
-    // SAFETY: nice, signal, open, write and close are plain system calls,
-    // async-signal-safe, that touch only this (forked) process and a
-    // static path and buffer; a failed nice leaves the priority as it was,
-    // a failed write the OOM score.
+/// Lowers this process's priority by `niceness` and puts SIGINT and
+/// SIGQUIT back to their defaults, as `cargo test` from a terminal would
+/// have them whatever mutiny inherited (a shell script that starts mutiny
+/// in the background leaves them ignored, and ignored signals stay ignored
+/// across exec); makes it the out-of-memory killer's first choice.
+///
+/// # Safety
+/// Only in a process about to exec a command: it changes process-wide
+/// state. Async-signal-safe (nice, signal, open, write and close), so it
+/// may run between fork and exec.
+unsafe fn nice_with_default_signals(niceness: i32) -> std::io::Result<()> {
+    // SAFETY: plain system calls that touch only this process and a static
+    // path and buffer; a failed nice leaves the priority as it was, a
+    // failed write the OOM score.
     unsafe {
-        command.pre_exec(move || {
-            if niceness > 0 {
-                libc::nice(niceness);
+        if niceness > 0 {
+            libc::nice(niceness);
+        }
+        // The kernel's out-of-memory killer takes this command (a mutant's
+        // test that allocates without end) before mutiny or the user's
+        // editor: the test dies, a verdict; the run goes on.
+        let adj = libc::open(c"/proc/self/oom_score_adj".as_ptr(), libc::O_WRONLY);
+        if adj >= 0 {
+            libc::write(adj, b"1000".as_ptr().cast(), 4);
+            libc::close(adj);
+        }
+        for signal in [libc::SIGINT, libc::SIGQUIT] {
+            if libc::signal(signal, libc::SIG_DFL) == libc::SIG_ERR {
+                return Err(std::io::Error::last_os_error());
             }
-            // The kernel's out-of-memory killer takes this command (a
-            // mutant's test that allocates without end) before mutiny or
-            // the user's editor: the test dies, a verdict; the run goes on.
-            let adj = libc::open(c"/proc/self/oom_score_adj".as_ptr(), libc::O_WRONLY);
-            if adj >= 0 {
-                libc::write(adj, b"1000".as_ptr().cast(), 4);
-                libc::close(adj);
-            }
-            for signal in [libc::SIGINT, libc::SIGQUIT] {
-                if libc::signal(signal, libc::SIG_DFL) == libc::SIG_ERR {
-                    return Err(std::io::Error::last_os_error());
-                }
-            }
-            Ok(())
-        });
+        }
     }
+    Ok(())
 }
 
 /// Sleeps until a child exits or a time passes. On Linux a pidfd wakes it
@@ -433,6 +594,29 @@ fn pidfd_open(child: &Child) -> Option<std::os::fd::OwnedFd> {
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id() as libc::pid_t, 0) };
     // SAFETY: a non-negative result is a fresh fd that nothing else owns.
     (fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as i32) })
+}
+
+/// The CPU time process `pid` has used: user and system time of all its
+/// threads and of the children it reaped (`/proc/PID/stat`). Readable
+/// until the process is reaped. `None` elsewhere than on Linux.
+fn cpu_time(pid: u32) -> Option<Duration> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command's name, in parentheses, may hold spaces: fields are
+    // counted after its closing one, from the state (field 3).
+    let (_, rest) = stat.rsplit_once(')')?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime, stime, cutime and cstime: fields 14 to 17.
+    let ticks: u64 = fields
+        .get(11..15)?
+        .iter()
+        .map(|field| field.parse::<u64>().ok())
+        .sum::<Option<u64>>()?;
+    // SAFETY: sysconf only reads a system constant.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (per_second > 0).then(|| Duration::from_secs_f64(ticks as f64 / per_second as f64))
 }
 
 fn process_status(status: ExitStatus) -> ProcessStatus {
@@ -542,6 +726,7 @@ mod tests {
             env: &env,
             cwd: dir,
             timeout,
+            cpu_timeout: None,
             niceness: 0,
         };
         let ended = run(&spec, &mut log, None, &Cancel::default());
@@ -605,6 +790,78 @@ mod tests {
         assert_eq!(ended, Ended::Status(ProcessStatus::Timeout));
         assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
         assert_dies(&pid_file, "a grandchild");
+    }
+
+    /// A loop that never ends burns CPU time: the CPU limit ends it long
+    /// before the wall-clock timeout would.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_command_that_spins_past_its_cpu_limit_times_out() {
+        let ran = run_limited("while :; do :; done", Duration::from_millis(300));
+        assert_eq!(ran.ended, Ended::Status(ProcessStatus::Timeout), "{ran:?}");
+        assert!(ran.elapsed < Duration::from_secs(20), "{ran:?}");
+        assert!(
+            ran.cpu.is_some_and(|cpu| cpu >= Duration::from_millis(300)),
+            "{ran:?}"
+        );
+    }
+
+    /// Waiting uses no CPU time: a command that sleeps (as a test starved
+    /// by a loaded machine waits) is not timed out by the CPU limit.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_command_that_waits_past_its_cpu_limit_is_not_timed_out() {
+        let ran = run_limited("sleep 1; echo woke", Duration::from_millis(100));
+        assert_eq!(ran.ended, Ended::Status(ProcessStatus::Success), "{ran:?}");
+        assert!(ran.log.contains("woke"), "{ran:?}");
+        assert!(ran.elapsed >= Duration::from_secs(1), "{ran:?}");
+    }
+
+    /// The CPU time of a command that exited is measured (a traced baseline
+    /// sets each binary's CPU limit from it), its reaped children included.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_cpu_time_of_a_command_is_measured_with_its_reaped_children() {
+        // The loop runs in a subshell: a child, which the shell reaps.
+        let script = "(end=$(($(date +%s) + 1)); while [ $(date +%s) -le $end ]; do :; done); true";
+        let ran = run_limited(script, Duration::from_secs(60));
+        assert_eq!(ran.ended, Ended::Status(ProcessStatus::Success), "{ran:?}");
+        assert!(
+            ran.cpu.is_some_and(|cpu| cpu >= Duration::from_millis(500)),
+            "{ran:?}"
+        );
+    }
+
+    #[derive(Debug)]
+    struct Limited {
+        ended: Ended,
+        cpu: Option<Duration>,
+        elapsed: Duration,
+        log: String,
+    }
+
+    /// Runs `script` with a 60 s timeout and the CPU limit `cpu`.
+    fn run_limited(script: &str, cpu: Duration) -> Limited {
+        let dir = tempfile::tempdir().unwrap();
+        let log_path = dir.path().join("x.log");
+        let mut log = create_log(&log_path).unwrap();
+        let argv = ["sh".to_owned(), "-c".to_owned(), script.to_owned()];
+        let spec = Spec {
+            argv: &argv,
+            env: &[],
+            cwd: dir.path(),
+            timeout: Some(Duration::from_secs(60)),
+            cpu_timeout: Some(cpu),
+            niceness: 0,
+        };
+        let start = Instant::now();
+        let measured = run_measured(&spec, &mut log, None, &Cancel::default()).unwrap();
+        Limited {
+            ended: measured.ended,
+            cpu: measured.cpu,
+            elapsed: start.elapsed(),
+            log: std::fs::read_to_string(&log_path).unwrap(),
+        }
     }
 
     #[test]
@@ -685,6 +942,7 @@ mod tests {
             env: &[],
             cwd: dir.path(),
             timeout: None,
+            cpu_timeout: None,
             niceness: 0,
         };
         let ended = run(&spec, &mut log, None, &cancel).unwrap();
@@ -755,6 +1013,7 @@ mod tests {
             env: &[],
             cwd: dir.path(),
             timeout: None,
+            cpu_timeout: None,
             niceness: 7,
         };
         let ended = run(&spec, &mut log, None, &Cancel::default()).unwrap();

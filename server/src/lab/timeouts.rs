@@ -7,6 +7,12 @@ use std::time::Duration;
 /// allow for, but a loaded machine can still slow a quick binary down.
 const BINARY_MINIMUM: Duration = Duration::from_secs(5);
 
+/// The least CPU-time limit of a test binary run directly. CPU time is
+/// what a loop that never ends burns, and what a load on the machine (a
+/// build beside it, a niced run starved by the editor) does not inflate:
+/// this floor can be far below the wall-clock one.
+const BINARY_CPU_MINIMUM: Duration = Duration::from_secs(1);
+
 const FALLBACK_TEST_TIMEOUT: Duration = Duration::from_secs(300);
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -69,6 +75,19 @@ impl Timeouts {
         }
     }
 
+    /// The CPU time one test binary run directly may use: the multiplier
+    /// (5 by default) times the CPU time of the binary's baseline run,
+    /// rounded up to a whole second, at least `BINARY_CPU_MINIMUM`. None
+    /// with an explicit test timeout (which is wall-clock alone) or without
+    /// a measured baseline.
+    pub fn binary_cpu_timeout(&self, baseline_cpu: Option<Duration>) -> Option<Duration> {
+        if self.test.is_some() {
+            return None;
+        }
+        let scaled = (baseline_cpu?.as_secs_f64() * self.multiplier.unwrap_or(5.0)).ceil();
+        Some(Duration::from_secs_f64(scaled).max(BINARY_CPU_MINIMUM))
+    }
+
     pub fn build_timeout(&self, baseline_build: Option<Duration>) -> Option<Duration> {
         if self.build.is_some() {
             return self.build;
@@ -99,6 +118,26 @@ mod tests {
         };
         assert_eq!(explicit.test_timeout(secs(30.0)), Duration::from_secs(3));
         assert_eq!(timeouts.test_timeout(None), FALLBACK_TEST_TIMEOUT);
+    }
+
+    #[test]
+    fn a_binarys_cpu_limit_is_five_times_its_baseline_cpu_time_and_at_least_a_second() {
+        let timeouts = Timeouts::default();
+        let secs = |s: f64| Some(Duration::from_secs_f64(s));
+        assert_eq!(timeouts.binary_cpu_timeout(secs(0.01)), secs(1.0));
+        assert_eq!(timeouts.binary_cpu_timeout(secs(0.5)), secs(3.0));
+        assert_eq!(timeouts.binary_cpu_timeout(None), None, "not measured");
+        let explicit = Timeouts {
+            test: Some(Duration::from_secs(3)),
+            ..timeouts
+        };
+        assert_eq!(explicit.binary_cpu_timeout(secs(0.5)), None);
+        assert_eq!(explicit.binary_timeout(secs(0.5)), Duration::from_secs(3));
+        let doubled = Timeouts {
+            multiplier: Some(2.0),
+            ..timeouts
+        };
+        assert_eq!(doubled.binary_cpu_timeout(secs(2.2)), secs(5.0));
     }
 
     #[test]

@@ -56,6 +56,8 @@ struct Known {
     package: String,
     /// How long the baseline run took.
     baseline: Option<Duration>,
+    /// The CPU time the baseline run used, where measured.
+    baseline_cpu: Option<Duration>,
     /// The switch ids it reached in the baseline; `None` when no baseline ran.
     reached: Option<BTreeSet<u32>>,
 }
@@ -441,6 +443,7 @@ impl Lab {
             env: &env,
             cwd: root,
             timeout: self.options.timeouts.build,
+            cpu_timeout: None,
             niceness: self.options.niceness,
         };
         let start = Instant::now();
@@ -477,6 +480,7 @@ impl Lab {
                     runner: Runner::Binary(binary.clone()),
                     package: package.name.clone(),
                     baseline: None,
+                    baseline_cpu: None,
                     reached: None,
                 });
             }
@@ -485,6 +489,7 @@ impl Lab {
                     runner: Runner::Doctests(package.name.clone()),
                     package: package.name.clone(),
                     baseline: None,
+                    baseline_cpu: None,
                     reached: None,
                 });
             }
@@ -533,6 +538,7 @@ impl Lab {
             test_phase.argv = run.argv;
             *per_package.entry(known.package.clone()).or_default() += duration;
             known.baseline = Some(duration);
+            known.baseline_cpu = run.cpu;
             known.reached = Some(run.reached);
             if !status.is_success() {
                 test_phase.process_status = status;
@@ -575,14 +581,17 @@ impl Lab {
             env: &env,
             cwd: &cwd,
             timeout: self.options.timeouts.test,
+            cpu_timeout: None,
             niceness: self.options.niceness,
         };
         let start = Instant::now();
-        let Ended::Status(status) = process::run(&spec, log, None, cancel)? else {
+        let measured = process::run_measured(&spec, log, None, cancel)?;
+        let Ended::Status(status) = measured.ended else {
             return Ok(None);
         };
         Ok(Some(TracedRun {
             status,
+            cpu: measured.cpu,
             duration: start.elapsed(),
             reached: read_trace(&trace),
             argv,
@@ -717,6 +726,8 @@ fn blame(
 struct TracedRun {
     status: ProcessStatus,
     duration: Duration,
+    /// The CPU time it used, where measured.
+    cpu: Option<Duration>,
     /// The switch ids it reached.
     reached: BTreeSet<u32>,
     argv: Vec<String>,
@@ -1044,6 +1055,7 @@ impl SwitchedTests<'_> {
                 duration,
                 reached,
                 argv,
+                ..
             } = run;
             if !status.is_success() {
                 return Ok(DeferredState::Failed(Box::new(ScenarioOutcome {
@@ -1232,15 +1244,20 @@ impl SwitchedTests<'_> {
             }
             let known = &self.runners[*runner];
             let (argv, cwd, env) = self.lab.command_of(known, self.root, id, exact.as_deref());
-            let timeout = match known.runner {
-                Runner::Binary(_) => self.lab.options.timeouts.binary_timeout(*baseline),
-                Runner::Doctests(_) => self.lab.options.timeouts.test_timeout(*baseline),
+            let timeouts = &self.lab.options.timeouts;
+            let (timeout, cpu_timeout) = match known.runner {
+                Runner::Binary(_) => (
+                    timeouts.binary_timeout(*baseline),
+                    timeouts.binary_cpu_timeout(known.baseline_cpu),
+                ),
+                Runner::Doctests(_) => (timeouts.test_timeout(*baseline), None),
             };
             let spec = Spec {
                 argv: &argv,
                 env: &env,
                 cwd: &cwd,
                 timeout: Some(timeout),
+                cpu_timeout,
                 niceness: self.lab.options.niceness,
             };
             let before = log.metadata().map(|m| m.len()).unwrap_or(0);
