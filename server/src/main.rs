@@ -259,14 +259,14 @@ fn list_analysis(
     mutants: &[Mutant],
     declarations: &sources::Declarations,
 ) -> Result<Option<Analysis>> {
-    let lab = Lab::new(
+    let mut lab = Lab::new(
         workspace,
         options::lab_options(&list_lab_args(args), config)?,
     )?;
     let mutants: Vec<Arc<Mutant>> = mutants.iter().cloned().map(Arc::new).collect();
     let places = mutiny::semantic::cfg_places(&mutants, declarations);
     let Some((joined, feed)) =
-        analysis::start_analysis(&lab, &mutants, places, mutiny::semantic::Purpose::List)
+        analysis::start_analysis(&mut lab, &mutants, places, mutiny::semantic::Purpose::List)
     else {
         return Ok(None);
     };

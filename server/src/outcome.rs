@@ -243,6 +243,14 @@ pub fn failing_tests(log: &str) -> Vec<String> {
     names
 }
 
+/// The tests a test log shows passing: libtest's `test NAME ... ok` lines.
+pub fn passing_tests(log: &str) -> Vec<String> {
+    log.lines()
+        .filter_map(|line| line.trim().strip_prefix("test ")?.strip_suffix(" ... ok"))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Counts over a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {

@@ -16,7 +16,7 @@ use mutiny::semantic::{judge_cfgs, judge_viability, under_cfgs, CfgPlace, Model,
 /// and the feed. Without a model, every mutant is built, as cargo-mutants
 /// does.
 pub fn start_analysis(
-    lab: &Lab,
+    lab: &mut Lab,
     mutants: &[Arc<Mutant>],
     places: Vec<CfgPlace>,
     purpose: Purpose,
@@ -27,6 +27,9 @@ pub fn start_analysis(
     let root = lab.scratch_root().to_owned();
     let cargo = lab.cargo_options().clone();
     let (target_dir, env) = lab.analysis_build();
+    // A run's build scripts' outputs come from the lab's first build; a
+    // list builds nothing.
+    let after_build = (purpose == Purpose::Run).then(|| lab.share_first_build());
     let mutants = mutants.to_vec();
     let under_cfgs = under_cfgs(&places);
     let (cfgs_sender, cfgs) = mpsc::channel();
@@ -34,7 +37,7 @@ pub fn start_analysis(
     let thread = std::thread::Builder::new()
         .name("mutiny-analysis".into())
         .spawn(
-            move || match Model::load(&root, &cargo, (&target_dir, &env)) {
+            move || match load(&root, &cargo, (&target_dir, &env), after_build) {
                 Ok(mut model) => {
                     let _ = cfgs_sender.send(judge_cfgs(&model, &places, purpose));
                     // Until the feed asks, or goes without asking.
@@ -64,6 +67,20 @@ pub fn start_analysis(
         Joined(Some(thread)),
         AnalysisFeed::new(cfgs, ask, under_cfgs),
     ))
+}
+
+/// The model, its build scripts run after the lab's first build when
+/// `after_build` is given, else by rust-analyzer at once.
+fn load(
+    root: &std::path::Path,
+    cargo: &mutiny::lab::cargo::CargoOptions,
+    build: (&std::path::Path, &[(String, String)]),
+    after_build: Option<mpsc::Receiver<Option<std::path::PathBuf>>>,
+) -> Result<Model, mutiny::semantic::Unavailable> {
+    match after_build {
+        Some(after_build) => Model::load_after_build(root, cargo, build, after_build),
+        None => Model::load(root, cargo, build),
+    }
 }
 
 /// A thread joined when dropped.

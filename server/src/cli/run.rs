@@ -189,7 +189,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
                 true => Vec::new(),
                 false => cfg_places(&mutants, &selected.declarations),
             };
-            start_analysis(&lab, &mutants, places, Purpose::Run).unzip()
+            start_analysis(&mut lab, &mutants, places, Purpose::Run).unzip()
         }
     };
     let mut write_error: Option<anyhow::Error> = None;

@@ -170,6 +170,10 @@ pub struct Lab {
     /// language server's later baselines build incrementally, and must not
     /// shorten the build timeout).
     baseline_build: Option<Duration>,
+    /// Told once the first build of the run is over: the path of its JSON
+    /// messages (build scripts' outputs, proc macros) when it is there to
+    /// read, `None` when no such build ran.
+    first_build: Option<mpsc::Sender<Option<PathBuf>>>,
 }
 
 impl Lab {
@@ -192,7 +196,29 @@ impl Lab {
             test_timeouts: HashMap::new(),
             killers: killers::Killers::default(),
             baseline_build: None,
+            first_build: None,
         })
+    }
+
+    /// Where the first build of the next run says it is over (see
+    /// [`Lab::first_build_done`]): rust-analyzer takes the build scripts'
+    /// outputs from it instead of compiling the dependencies again.
+    pub fn share_first_build(&mut self) -> mpsc::Receiver<Option<PathBuf>> {
+        let (sender, receiver) = mpsc::channel();
+        self.first_build = Some(sender);
+        receiver
+    }
+
+    /// Says, once, that the first build is over and where its messages are.
+    fn first_build_done(&mut self, messages: Option<PathBuf>) {
+        if let Some(sender) = self.first_build.take() {
+            let _ = sender.send(messages);
+        }
+    }
+
+    /// Where a build of the baseline tree writes its JSON messages.
+    fn build_messages_path(&self) -> PathBuf {
+        self.trees[0].root().with_file_name("build-messages.json")
     }
 
     /// The baseline scratch tree: a copy of the workspace, safe to run
@@ -335,6 +361,10 @@ impl Lab {
                 self.classic_run(mutants, (&notes, &mut analysis), cancel, on_event)
             }
         }?;
+        // No build said so (or the run was cancelled, when whatever is
+        // there will do: nothing waits for the verdicts).
+        let messages = cancel.is_cancelled().then(|| self.build_messages_path());
+        self.first_build_done(messages);
         // What the analysis found, said even when no mutant needed it.
         if let (Some(feed), false) = (&mut analysis, cancel.is_cancelled()) {
             feed.cfgs(on_event);

@@ -127,7 +127,7 @@ pub fn render_expression(text: &str) -> Result<String, String> {
     Ok(pretty::node(tail.syntax()))
 }
 
-fn ra_edition(edition: Edition) -> ra_ap_syntax::Edition {
+pub(super) fn ra_edition(edition: Edition) -> ra_ap_syntax::Edition {
     match edition {
         Edition::E2015 => ra_ap_syntax::Edition::Edition2015,
         Edition::E2018 => ra_ap_syntax::Edition::Edition2018,

@@ -5,6 +5,7 @@
 mod attrs;
 mod diff;
 mod discover;
+mod foresee;
 mod operators;
 mod pretty;
 mod stub;
@@ -16,6 +17,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::position::Span;
+pub use foresee::switch_breakers;
 
 /// Marks the mutated text so that compiler messages and diffs point at it.
 pub const MUTATION_MARKER: &str = "/* ~ changed by mutiny ~ */";

@@ -71,6 +71,17 @@ struct Trust {
     proc_macros: bool,
 }
 
+/// Where a load takes the build scripts' outputs and proc macros from.
+enum BuildScripts {
+    /// Nowhere: signatures only.
+    Skip,
+    /// rust-analyzer's own `cargo check` of the workspace.
+    Run,
+    /// The JSON messages of a build of the same tree, whose path arrives
+    /// here once it ran (`None`: as `Run`).
+    FromBuild(std::sync::mpsc::Receiver<Option<PathBuf>>),
+}
+
 /// Why the semantic layer is not there.
 #[derive(Debug)]
 pub enum Unavailable {
@@ -107,7 +118,7 @@ impl Model {
         cargo: &CargoOptions,
         build: (&Path, &[(String, String)]),
     ) -> Result<Model, Unavailable> {
-        Model::load_with(root, cargo, build, true)
+        Model::load_with(root, cargo, build, BuildScripts::Run)
     }
 
     /// Loads the workspace as [`Model::load`] does, but without building
@@ -120,14 +131,30 @@ impl Model {
         cargo: &CargoOptions,
         build: (&Path, &[(String, String)]),
     ) -> Result<Model, Unavailable> {
-        Model::load_with(root, cargo, build, false)
+        Model::load_with(root, cargo, build, BuildScripts::Skip)
+    }
+
+    /// [`Model::load`], with the build scripts' outputs and the proc
+    /// macros taken from a build of the same tree, when one ran: the lab's
+    /// own build (`cargo test --no-run --message-format=json`) sends the
+    /// path of its JSON messages on `after_build` (`None`: none ran, and
+    /// rust-analyzer runs them with a `cargo check` of its own). Without
+    /// this, that check compiles every dependency again beside the lab's
+    /// first build, which then takes up to twice as long.
+    pub fn load_after_build(
+        root: &Path,
+        cargo: &CargoOptions,
+        build: (&Path, &[(String, String)]),
+        after_build: std::sync::mpsc::Receiver<Option<PathBuf>>,
+    ) -> Result<Model, Unavailable> {
+        Model::load_with(root, cargo, build, BuildScripts::FromBuild(after_build))
     }
 
     fn load_with(
         root: &Path,
         cargo: &CargoOptions,
         (target_dir, env): (&Path, &[(String, String)]),
-        run_build_scripts: bool,
+        scripts: BuildScripts,
     ) -> Result<Model, Unavailable> {
         let start = Instant::now();
         let root = std::path::absolute(root).map_err(|e| Unavailable::Failed(e.into()))?;
@@ -162,7 +189,7 @@ impl Model {
             }
         };
         let target_dir = utf8_path(target_dir.to_owned())?;
-        let config = CargoConfig {
+        let mut config = CargoConfig {
             sysroot: Some(RustLibSource::Path(abs_path(sysroot)?)),
             features,
             all_targets: true,
@@ -182,7 +209,21 @@ impl Model {
         }
         let (mut build_scripts, proc_macro_crates) = build_scripts_and_proc_macros(&workspace);
         let mut build_scripts_ran = false;
-        if run_build_scripts && (!build_scripts.is_empty() || proc_macro_crates) {
+        let needed = !build_scripts.is_empty() || proc_macro_crates;
+        let run = match scripts {
+            BuildScripts::Skip => false,
+            BuildScripts::Run => needed,
+            BuildScripts::FromBuild(after_build) => {
+                // Waits for the build even when none is needed: the two
+                // would otherwise compete for the cores.
+                if let Ok(Some(messages)) = after_build.recv() {
+                    let messages = messages.to_string_lossy().into_owned();
+                    config.run_build_script_command = Some(vec!["cat".to_owned(), messages]);
+                }
+                needed
+            }
+        };
+        if run {
             // Failed, their output is missing: their crates stay untrusted.
             if let Ok(built) = workspace.run_build_scripts(&config, &|_| {}) {
                 if built.error().is_none() {

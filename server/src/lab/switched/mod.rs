@@ -58,6 +58,8 @@ struct Known {
     baseline: Option<Duration>,
     /// The CPU time the baseline run used, where measured.
     baseline_cpu: Option<Duration>,
+    /// Doctests: the names of those that passed in the baseline.
+    doctest_names: Vec<String>,
     /// The switch ids it reached in the baseline; `None` when no baseline ran.
     reached: Option<BTreeSet<u32>>,
 }
@@ -118,6 +120,16 @@ impl Lab {
                 restore(&root, &files)?;
                 return Ok(None);
             };
+            // The build scripts ran and the proc macros were built, even
+            // if the mutated crates failed to compile: rust-analyzer reads
+            // them from a copy (a next round writes the messages anew).
+            if rounds == 1 {
+                let copy = self
+                    .build_messages_path()
+                    .with_file_name("first-build-messages.json");
+                let copied = std::fs::copy(self.build_messages_path(), &copy).is_ok();
+                self.first_build_done(copied.then_some(copy));
+            }
             if status.is_success() {
                 break Some((duration, messages));
             }
@@ -262,6 +274,9 @@ impl Lab {
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
+        // rust-analyzer runs the build scripts itself, beside this path's
+        // baseline, as it always did.
+        self.first_build_done(None);
         if self.options.baseline == BaselineMode::Run {
             match self.baseline(mutants, cancel, on_event)? {
                 None => return Ok(None),
@@ -286,6 +301,11 @@ impl Lab {
         };
         let whole_run = self.whole_run_obstacle();
         let mut package_obstacles: HashMap<&str, Option<String>> = HashMap::new();
+        // Foreseen from the syntax: each saves a build round.
+        let mut breakers = match whole_run {
+            Some(_) => BTreeMap::new(),
+            None => crate::mutate::switch_breakers(mutants),
+        };
         for (index, mutant) in mutants.iter().enumerate() {
             let package = mutant.source_file.package.as_str();
             let obstacle = package_obstacles
@@ -296,7 +316,9 @@ impl Lab {
                 (Some(why), _, _) => Some(why.clone()),
                 (None, Some(why), _) => Some(why),
                 (None, None, Switch::Alone(why)) => Some((*why).to_owned()),
-                (None, None, _) => None,
+                (None, None, _) => breakers
+                    .remove(&index)
+                    .map(|why| format!("it would break the switched build: {why}")),
             };
             match why {
                 Some(why) => {
@@ -434,7 +456,7 @@ impl Lab {
         cancel: &Cancel,
     ) -> Result<Option<(ProcessStatus, Duration, messages::BuildMessages)>> {
         let root = self.trees[0].root();
-        let stdout_path = root.with_file_name("build-messages.json");
+        let stdout_path = self.build_messages_path();
         let stdout = File::create(&stdout_path)
             .with_context(|| format!("cannot create {}", stdout_path.display()))?;
         let env = self.command_env(root, 0);
@@ -481,6 +503,7 @@ impl Lab {
                     package: package.name.clone(),
                     baseline: None,
                     baseline_cpu: None,
+                    doctest_names: Vec::new(),
                     reached: None,
                 });
             }
@@ -490,6 +513,7 @@ impl Lab {
                     package: package.name.clone(),
                     baseline: None,
                     baseline_cpu: None,
+                    doctest_names: Vec::new(),
                     reached: None,
                 });
             }
@@ -530,7 +554,8 @@ impl Lab {
             if !doctests && matches!(known.runner, Runner::Doctests(_)) {
                 continue;
             }
-            let Some(run) = self.traced_run(known, number, &root, log, cancel)? else {
+            let Some(run) = self.traced_run(known, number, &root, (&mut *log, log_path), cancel)?
+            else {
                 return Ok(None);
             };
             let (status, duration) = (run.status, run.duration);
@@ -539,6 +564,7 @@ impl Lab {
             *per_package.entry(known.package.clone()).or_default() += duration;
             known.baseline = Some(duration);
             known.baseline_cpu = run.cpu;
+            known.doctest_names = run.passed;
             known.reached = Some(run.reached);
             if !status.is_success() {
                 test_phase.process_status = status;
@@ -566,12 +592,13 @@ impl Lab {
         known: &Known,
         number: usize,
         root: &Path,
-        log: &mut File,
+        (log, log_path): (&mut File, &Path),
         cancel: &Cancel,
     ) -> Result<Option<TracedRun>> {
+        let before = log.metadata().map(|m| m.len()).unwrap_or(0);
         let trace = trace_dir(root).join(format!("{number}.ids"));
         let _ = std::fs::remove_file(&trace);
-        let (argv, cwd, mut env) = self.command_of(known, root, 0, None);
+        let (argv, cwd, mut env) = self.command_of(known, root, 0, &[]);
         env.push((
             render::TRACE_VAR.to_owned(),
             trace.to_string_lossy().into_owned(),
@@ -589,8 +616,19 @@ impl Lab {
         let Ended::Status(status) = measured.ended else {
             return Ok(None);
         };
+        // Doctests are run by name for each mutant (see `doctests_first`).
+        let passed = match known.runner {
+            Runner::Doctests(_) => std::fs::read(log_path)
+                .map(|text| {
+                    let after = text.get(before as usize..).unwrap_or_default();
+                    crate::outcome::passing_tests(&String::from_utf8_lossy(after))
+                })
+                .unwrap_or_default(),
+            Runner::Binary(_) => Vec::new(),
+        };
         Ok(Some(TracedRun {
             status,
+            passed,
             cpu: measured.cpu,
             duration: start.elapsed(),
             reached: read_trace(&trace),
@@ -605,15 +643,16 @@ impl Lab {
         known: &Known,
         root: &Path,
         id: u32,
-        exact: Option<&str>,
+        exact: &[String],
     ) -> (Vec<String>, PathBuf, Vec<(String, String)>) {
         let (_, after) = split_test_args(&self.options.cargo.additional_test_args);
         let mut env = self.command_env(root, id);
         match &known.runner {
             Runner::Binary(binary) => {
                 let mut argv = vec![binary.executable.to_string_lossy().into_owned()];
-                if let Some(test) = exact {
-                    argv.extend([test.to_owned(), "--exact".to_owned()]);
+                if !exact.is_empty() {
+                    argv.extend(exact.iter().cloned());
+                    argv.push("--exact".to_owned());
                 }
                 argv.extend(after.iter().cloned());
                 if let Some(package) = self.packages.iter().find(|p| p.name == known.package) {
@@ -637,6 +676,15 @@ impl Lab {
                     &self.options.cargo,
                 );
                 argv.insert(2, "--doc".to_owned());
+                // Substrings of doctest names: cargo hands the arguments
+                // to rustdoc, which splits them at whitespace, so a whole
+                // name (`src/lib.rs - f (line 3)`) cannot be given.
+                if !exact.is_empty() {
+                    if !argv.iter().any(|arg| arg == "--") {
+                        argv.push("--".to_owned());
+                    }
+                    argv.extend(exact.iter().cloned());
+                }
                 (argv, root.to_owned(), env)
             }
         }
@@ -722,9 +770,59 @@ fn blame(
     (!blamed.is_empty()).then_some(blamed)
 }
 
+/// Filters for the doctests (of those named `names`, which passed in the
+/// baseline) to run before all of a runner's doctests, which rustdoc
+/// compiles one by one: the item of the doctest that caught the function's
+/// last mutant (`killer`, if it is one of this runner's, key `runner`),
+/// else the function itself if a doctest documents it (`Either<L,R>::is_left`
+/// for `Either<L, R>::is_left`, from `src/lib.rs - Either<L,R>::is_left
+/// (line 233)`; a filter is a substring, so `is_left_or`'s run too). A
+/// mutant they catch needs no other doctest compiled; one they do not
+/// catch runs them all after, so no verdict changes.
+fn doctests_first(
+    names: &[String],
+    function: Option<&crate::mutate::Function>,
+    killer: Option<Killer>,
+    runner: &str,
+) -> Vec<String> {
+    // The documented item of a doctest's name, when it holds no space.
+    let item = |name: &str| {
+        name.split_once(" - ")
+            .and_then(|(_, rest)| rest.rsplit_once(" (line "))
+            .map(|(item, _)| item.to_owned())
+            .filter(|item| !item.is_empty() && !item.contains(char::is_whitespace))
+    };
+    if let Some(killer) = killer.filter(|k| k.binary == runner) {
+        if let Some(item) = names
+            .contains(&killer.test)
+            .then(|| item(&killer.test))
+            .flatten()
+        {
+            return vec![item];
+        }
+    }
+    let Some(function) = function else {
+        return Vec::new();
+    };
+    let own = function
+        .function_name
+        .rsplit("::")
+        .next()
+        .unwrap_or_default();
+    let mut items: Vec<String> = names
+        .iter()
+        .filter_map(|name| item(name))
+        .filter(|item| !own.is_empty() && (item == own || item.ends_with(&format!("::{own}"))))
+        .collect();
+    items.dedup();
+    items
+}
+
 /// One traced baseline run of a runner.
 struct TracedRun {
     status: ProcessStatus,
+    /// The doctests that passed, by name (for a doctests runner).
+    passed: Vec<String>,
     duration: Duration,
     /// The CPU time it used, where measured.
     cpu: Option<Duration>,
@@ -903,10 +1001,20 @@ struct Deferred {
     ready: std::sync::Condvar,
 }
 
+/// What the baseline run of a doctests runner found.
+#[derive(Clone)]
+struct DoctestsBaseline {
+    time: Duration,
+    /// The switches it reached.
+    reached: BTreeSet<u32>,
+    /// The doctests that passed, by name.
+    names: Vec<String>,
+}
+
 enum DeferredState {
     Pending,
     /// Per doctests runner: its baseline time and the switches it reached.
-    Done(HashMap<usize, (Duration, BTreeSet<u32>)>),
+    Done(HashMap<usize, DoctestsBaseline>),
     Failed(Box<ScenarioOutcome>),
     Cancelled,
 }
@@ -927,7 +1035,7 @@ impl Deferred {
 
     /// Waits for the doctests' baseline: `Ok(reach)`, or `Err(true)` if it
     /// failed, `Err(false)` if it was cancelled.
-    fn wait(&self) -> std::result::Result<HashMap<usize, (Duration, BTreeSet<u32>)>, bool> {
+    fn wait(&self) -> std::result::Result<HashMap<usize, DoctestsBaseline>, bool> {
         let mut state = lock(&self.state);
         loop {
             match &*state {
@@ -1044,9 +1152,13 @@ impl SwitchedTests<'_> {
             if !matches!(known.runner, Runner::Doctests(_)) {
                 continue;
             }
-            let Some(run) = self
-                .lab
-                .traced_run(known, number, self.root, &mut log, cancel)?
+            let Some(run) = self.lab.traced_run(
+                known,
+                number,
+                self.root,
+                (&mut log, &deferred.log_path),
+                cancel,
+            )?
             else {
                 return Ok(DeferredState::Cancelled);
             };
@@ -1055,6 +1167,7 @@ impl SwitchedTests<'_> {
                 duration,
                 reached,
                 argv,
+                passed,
                 ..
             } = run;
             if !status.is_success() {
@@ -1073,7 +1186,15 @@ impl SwitchedTests<'_> {
                     judged: None,
                 })));
             }
-            reach.insert(number, (duration, reached));
+            let names = passed;
+            reach.insert(
+                number,
+                DoctestsBaseline {
+                    time: duration,
+                    reached,
+                    names,
+                },
+            );
         }
         Ok(DeferredState::Done(reach))
     }
@@ -1149,14 +1270,14 @@ impl SwitchedTests<'_> {
                     .find(|&r| self.runners[r].key() == killer.binary)?;
                 Some((runner, killer.test))
             });
-        let mut order: Vec<(usize, Option<String>, Option<Duration>)> = Vec::new();
+        let mut order: Vec<(usize, Vec<String>, Option<Duration>)> = Vec::new();
         if let Some((runner, test)) = killer {
-            order.push((runner, Some(test), self.runners[runner].baseline));
+            order.push((runner, vec![test], self.runners[runner].baseline));
         }
         order.extend(
             binaries
                 .iter()
-                .map(|&r| (r, None, self.runners[r].baseline)),
+                .map(|&r| (r, Vec::new(), self.runners[r].baseline)),
         );
         let mut ran = false;
         if let Some(tested) = self.run_in_order(
@@ -1175,27 +1296,56 @@ impl SwitchedTests<'_> {
                 .copied()
                 .filter(|&r| matches!(self.runners[r].runner, Runner::Doctests(_)))
                 .collect();
-            let order: Vec<(usize, Option<String>, Option<Duration>)> = match &self.deferred {
+            let reaching: Vec<(usize, Option<Duration>, &[String])>;
+            let deferred_reach;
+            match &self.deferred {
                 Some(deferred) if !doctests.is_empty() => match deferred.wait() {
-                    Ok(reach) => doctests
-                        .iter()
-                        .filter_map(|r| {
-                            let (time, ids) = reach.get(r)?;
-                            ids.contains(&id).then_some((*r, None, Some(*time)))
-                        })
-                        .collect(),
+                    Ok(reach) => {
+                        deferred_reach = reach;
+                        reaching = doctests
+                            .iter()
+                            .filter_map(|r| {
+                                let baseline = deferred_reach.get(r)?;
+                                baseline.reached.contains(&id).then_some((
+                                    *r,
+                                    Some(baseline.time),
+                                    baseline.names.as_slice(),
+                                ))
+                            })
+                            .collect();
+                    }
                     Err(true) => {
                         writeln!(log, "\n*** the unmutated doctests fail: no verdict")?;
                         return Ok(Tested::NoVerdict);
                     }
                     Err(false) => return Ok(Tested::Cancelled),
                 },
-                _ => doctests
-                    .iter()
-                    .filter(|&&r| reaches(r))
-                    .map(|&r| (r, None, self.runners[r].baseline))
-                    .collect(),
-            };
+                _ => {
+                    reaching = doctests
+                        .iter()
+                        .filter(|&&r| reaches(r))
+                        .map(|&r| {
+                            let known = &self.runners[r];
+                            (r, known.baseline, known.doctest_names.as_slice())
+                        })
+                        .collect();
+                }
+            }
+            let mut order: Vec<(usize, Vec<String>, Option<Duration>)> = Vec::new();
+            for (r, time, names) in reaching {
+                let first = doctests_first(
+                    names,
+                    mutant.function.as_deref(),
+                    function_key
+                        .as_ref()
+                        .and_then(|key| self.lab.killers.get(key)),
+                    &self.runners[r].key(),
+                );
+                if !first.is_empty() {
+                    order.push((r, first, time));
+                }
+                order.push((r, Vec::new(), time));
+            }
             if let Some(tested) = self.run_in_order(
                 &order,
                 (id, cancel),
@@ -1233,7 +1383,7 @@ impl SwitchedTests<'_> {
     /// the mutant for its function. `Some` only when cancelled.
     fn run_in_order(
         &self,
-        order: &[(usize, Option<String>, Option<Duration>)],
+        order: &[(usize, Vec<String>, Option<Duration>)],
         (id, cancel): (u32, &Cancel),
         (log, log_path): (&mut File, &Path),
         (test_phase, function_key, ran): (&mut PhaseResult, &Option<String>, &mut bool),
@@ -1243,7 +1393,7 @@ impl SwitchedTests<'_> {
                 break;
             }
             let known = &self.runners[*runner];
-            let (argv, cwd, env) = self.lab.command_of(known, self.root, id, exact.as_deref());
+            let (argv, cwd, env) = self.lab.command_of(known, self.root, id, exact);
             let timeouts = &self.lab.options.timeouts;
             let (timeout, cpu_timeout) = match known.runner {
                 Runner::Binary(_) => (
@@ -1274,8 +1424,7 @@ impl SwitchedTests<'_> {
                 let text = std::fs::read_to_string(log_path).unwrap_or_default();
                 let failed =
                     crate::outcome::failing_tests(text.get(before as usize..).unwrap_or_default());
-                if let (Some(test), Runner::Binary(_)) = (failed.into_iter().next(), &known.runner)
-                {
+                if let Some(test) = failed.into_iter().next() {
                     let killer = Killer {
                         binary: known.key(),
                         test,
@@ -1307,6 +1456,57 @@ mod tests {
             Some("warnings".to_owned())
         );
         assert_eq!(denied_lint("// deny(warnings)\nfn f() {}"), None);
+    }
+
+    #[test]
+    fn the_doctests_first_are_the_last_killers_else_the_functions_own() {
+        let names: Vec<String> = [
+            "src/lib.rs - Either<L,R>::is_left (line 233)",
+            "src/lib.rs - Either<L,R>::is_left_or (line 250)",
+            "src/lib.rs - is_even (line 8)",
+            "src/lib.rs - Either<L,R>::map (line 300)",
+            "src/lib.rs - <Either<L, R> as Iterator>::next (line 20)",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let function = |name: &str| crate::mutate::Function {
+            function_name: name.to_owned(),
+            return_type: String::new(),
+            span: crate::position::Span {
+                start: crate::position::LineColumn { line: 1, column: 1 },
+                end: crate::position::LineColumn { line: 1, column: 1 },
+            },
+        };
+        let first = |f: &str, killer: Option<Killer>| {
+            doctests_first(&names, Some(&function(f)), killer, "demo doctests")
+        };
+        assert_eq!(
+            first("Either<L, R>::is_left", None),
+            ["Either<L,R>::is_left"]
+        );
+        assert_eq!(first("is_even", None), ["is_even"]);
+        assert_eq!(first("Either<L, R>::unwrap", None), Vec::<String>::new());
+        // A name with spaces cannot be a filter: rustdoc splits at them.
+        assert_eq!(
+            first("<impl Iterator for Either<L, R>>::next", None),
+            Vec::<String>::new()
+        );
+        let killer = |binary: &str, test: &str| {
+            Some(Killer {
+                binary: binary.to_owned(),
+                test: test.to_owned(),
+            })
+        };
+        let map_killer = killer("demo doctests", "src/lib.rs - Either<L,R>::map (line 300)");
+        assert_eq!(
+            first("Either<L, R>::is_left", map_killer),
+            ["Either<L,R>::map"]
+        );
+        // Another runner's killer, or a doctest gone since: the function's own.
+        let elsewhere = killer("demo lib", "src/lib.rs - Either<L,R>::map (line 300)");
+        assert_eq!(first("is_even", elsewhere), ["is_even"]);
+        let gone = killer("demo doctests", "src/lib.rs - Either<L,R>::map (line 1)");
+        assert_eq!(first("is_even", gone), ["is_even"]);
     }
 
     #[test]
