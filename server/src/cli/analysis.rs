@@ -36,8 +36,9 @@ pub fn start_analysis(
     let (ask_sender, asks) = mpsc::channel::<(Vec<usize>, Sender<Analysis>)>();
     let thread = std::thread::Builder::new()
         .name("mutiny-analysis".into())
-        .spawn(
-            move || match load(&root, &cargo, (&target_dir, &env), after_build) {
+        .spawn(move || {
+            hold_for_tests();
+            match load(&root, &cargo, (&target_dir, &env), after_build) {
                 Ok(mut model) => {
                     let _ = cfgs_sender.send(judge_cfgs(&model, &places, purpose));
                     // Until the feed asks, or goes without asking.
@@ -55,8 +56,8 @@ pub fn start_analysis(
                         ..Analysis::default()
                     });
                 }
-            },
-        )
+            }
+        })
         .ok()?;
     let ask: AskViability = Box::new(move |indices| {
         let (reply, answer) = mpsc::channel();
@@ -67,6 +68,26 @@ pub fn start_analysis(
         Joined(Some(thread)),
         AnalysisFeed::new(cfgs, ask, under_cfgs),
     ))
+}
+
+/// `MUTINY_HOLD_ANALYSIS=PATH`: the analysis waits (a minute at most)
+/// for PATH to exist before it loads, then writes to `PATH.analysis`
+/// whether it was released or gave up; tests use it to check that the
+/// mutants a test reaches are tested before the analysis answers.
+fn hold_for_tests() {
+    let Some(marker) = std::env::var_os("MUTINY_HOLD_ANALYSIS").map(std::path::PathBuf::from)
+    else {
+        return;
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !marker.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let said = match marker.exists() {
+        true => "released by a mutant's test",
+        false => "gave up waiting",
+    };
+    let _ = std::fs::write(marker.with_extension("analysis"), said);
 }
 
 /// The model, its build scripts run after the lab's first build when

@@ -360,11 +360,13 @@ impl Lab {
                 let notes = BTreeMap::new();
                 self.classic_run(mutants, (&notes, &mut analysis), cancel, on_event)
             }
-        }?;
-        // No build said so (or the run was cancelled, when whatever is
-        // there will do: nothing waits for the verdicts).
-        let messages = cancel.is_cancelled().then(|| self.build_messages_path());
+        };
+        // No build said so. When the run failed or was cancelled, whatever
+        // is there will do (nothing waits for the verdicts), and the
+        // analysis must end for the caller to join it.
+        let messages = (ran.is_err() || cancel.is_cancelled()).then(|| self.build_messages_path());
         self.first_build_done(messages);
+        let ran = ran?;
         // What the analysis found, said even when no mutant needed it.
         if let (Some(feed), false) = (&mut analysis, cancel.is_cancelled()) {
             feed.cfgs(on_event);
