@@ -120,10 +120,10 @@ impl Lab {
                 restore(&root, &files)?;
                 return Ok(None);
             };
-            // The build scripts ran and the proc macros were built, even
-            // if the mutated crates failed to compile: rust-analyzer reads
-            // them from a copy (a next round writes the messages anew).
-            if rounds == 1 {
+            // Every build script ran and every proc macro was built (cargo
+            // reports fresh ones too): rust-analyzer reads them from a
+            // copy. A failed round may have stopped before some of them.
+            if status.is_success() {
                 let copy = self
                     .build_messages_path()
                     .with_file_name("first-build-messages.json");
