@@ -648,7 +648,12 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
-        tokio::spawn(publish::publish(self.client.clone(), receiver));
+        let lens_refresh = self.code_lens_refresh.load(Ordering::SeqCst);
+        tokio::spawn(publish::publish(
+            self.client.clone(),
+            receiver,
+            lens_refresh,
+        ));
         *lock(&self.messages) = Some(sender.clone());
         let Some(root) = lock(&self.root).clone() else {
             self.client

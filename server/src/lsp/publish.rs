@@ -31,11 +31,33 @@ pub enum Message {
 }
 
 /// Sends messages to the client in the order the worker produced them.
-pub async fn publish(client: Client, mut receiver: UnboundedReceiver<Message>) {
-    while let Some(message) = receiver.recv().await {
+/// Once a burst of diagnostics is sent (nothing more waiting), a client
+/// that can be asked (`lens_refresh`) is asked to ask for code lenses
+/// again: they count the same findings, and a client asks for them only
+/// when the text changes, so a re-test's results would leave them stale.
+pub async fn publish(client: Client, mut receiver: UnboundedReceiver<Message>, lens_refresh: bool) {
+    let mut refresh_due = false;
+    loop {
+        let message = match receiver.try_recv() {
+            Ok(message) => message,
+            Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => break,
+            Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
+                if std::mem::take(&mut refresh_due) {
+                    // Not awaited: a client that never answers must not
+                    // hold up the messages.
+                    let client = client.clone();
+                    tokio::spawn(async move { client.code_lens_refresh().await });
+                }
+                match receiver.recv().await {
+                    Some(message) => message,
+                    None => break,
+                }
+            }
+        };
         match message {
             Message::Publish { uri, diagnostics } => {
                 client.publish_diagnostics(uri, diagnostics, None).await;
+                refresh_due = lens_refresh;
             }
             Message::Show(kind, text) => client.show_message(kind, text).await,
             Message::Log(kind, text) => {
