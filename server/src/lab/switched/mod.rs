@@ -120,17 +120,12 @@ impl Lab {
                 restore(&root, &files)?;
                 return Ok(None);
             };
-            // Every build script ran and every proc macro was built (cargo
-            // reports fresh ones too): rust-analyzer reads them from a
-            // copy. A failed round may have stopped before some of them.
             if status.is_success() {
-                let copy = self
-                    .build_messages_path()
-                    .with_file_name("first-build-messages.json");
-                let copied = std::fs::copy(self.build_messages_path(), &copy).is_ok();
-                self.first_build_done(copied.then_some(copy));
-            }
-            if status.is_success() {
+                // Every build script ran and every proc macro was built
+                // (cargo reports fresh ones too): rust-analyzer reads them
+                // from these messages, which no later build of this run
+                // writes over. A failed round may have stopped before some.
+                self.first_build_done(Some(self.build_messages_path()));
                 break Some((duration, messages));
             }
             let blamed = (rounds < MAX_ROUNDS)
