@@ -19,7 +19,7 @@ use super::{Edition, Genre, Mutant};
 pub fn switch_breakers(mutants: &[Arc<Mutant>]) -> BTreeMap<usize, String> {
     let mut breakers = BTreeMap::new();
     let defaults = DefaultIndex::of(mutants);
-    let mut original_errors: HashMap<&str, usize> = HashMap::new();
+    let mut original_errors: HashMap<&str, Vec<String>> = HashMap::new();
     for (index, mutant) in mutants.iter().enumerate() {
         if let Some(ty) = defaults.lacking_default(mutant) {
             breakers.insert(
@@ -31,10 +31,10 @@ pub fn switch_breakers(mutants: &[Arc<Mutant>]) -> BTreeMap<usize, String> {
             // y`) starts generic arguments: the file no longer parses.
             let path = mutant.source_file.path.as_str();
             let edition = mutant.source_file.edition;
-            let before = *original_errors
+            let before = original_errors
                 .entry(path)
                 .or_insert_with(|| parse_errors(&mutant.source_file.code, edition));
-            if parse_errors(&mutant.mutated_code(), edition) > before {
+            if new_parse_error(before, &mutant.mutated_code(), edition).is_some() {
                 breakers.insert(index, "its mutated code does not parse".to_owned());
             }
         }
@@ -42,10 +42,24 @@ pub fn switch_breakers(mutants: &[Arc<Mutant>]) -> BTreeMap<usize, String> {
     breakers
 }
 
-fn parse_errors(code: &str, edition: Edition) -> usize {
+/// The syntax errors of `code`, as rust-analyzer's parser words them.
+pub fn parse_errors(code: &str, edition: Edition) -> Vec<String> {
     RaSourceFile::parse(code, ra_edition(edition))
         .errors()
-        .len()
+        .into_iter()
+        .map(|error| error.to_string())
+        .collect()
+}
+
+/// The first syntax error `mutated` has that the original (with errors
+/// `before`, from [`parse_errors`]) does not: an operator swapped for `<`
+/// or `<<` after a cast starts generic arguments.
+pub fn new_parse_error(before: &[String], mutated: &str, edition: Edition) -> Option<String> {
+    let after = parse_errors(mutated, edition);
+    if after.len() <= before.len() {
+        return None;
+    }
+    after.into_iter().find(|error| !before.contains(error))
 }
 
 /// The types the files of some mutants define, and which of them

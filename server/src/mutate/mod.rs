@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::position::Span;
-pub use foresee::switch_breakers;
+pub use foresee::{new_parse_error, parse_errors, switch_breakers};
 
 /// Marks the mutated text so that compiler messages and diffs point at it.
 pub const MUTATION_MARKER: &str = "/* ~ changed by mutiny ~ */";

@@ -45,7 +45,9 @@ pub(super) fn check(
     mutant: &Mutant,
     trust: &Trust,
 ) -> Prediction {
-    if let Some(error) = new_parse_error(original_errors, mutated) {
+    if let Some(error) =
+        crate::mutate::new_parse_error(original_errors, mutated, crate::mutate::Edition::E2024)
+    {
         return Prediction::Unviable(format!("the mutated code does not parse ({error})"));
     }
     let sema = Semantics::new(db);
@@ -161,24 +163,9 @@ pub(super) fn function_of(
     sema.to_def(&function)
 }
 
-/// The syntax errors of `text`, as rust-analyzer's parser words them.
+/// The syntax errors of `text`, parsed as the newest edition.
 pub(super) fn parse_errors(text: &str) -> Vec<String> {
-    ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT)
-        .errors()
-        .into_iter()
-        .map(|error| error.to_string())
-        .collect()
-}
-
-/// The first syntax error `mutated` has that the original (with errors
-/// `before`) does not: an operator swapped for `<` or `<<` after a cast
-/// starts generic arguments.
-fn new_parse_error(before: &[String], mutated: &str) -> Option<String> {
-    let after = parse_errors(mutated);
-    if after.len() <= before.len() {
-        return None;
-    }
-    after.into_iter().find(|error| !before.contains(error))
+    crate::mutate::parse_errors(text, crate::mutate::Edition::E2024)
 }
 
 /// Whether `node` is in the body of a `const fn` (not in a closure or
