@@ -1468,7 +1468,7 @@ fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
 }
 
 #[test]
-fn an_unreached_mutant_is_missed_without_a_test_run_and_a_reached_one_is_tested() {
+fn an_unreached_mutant_is_missed_without_a_test_run_and_a_reached_one_is_tested_whole() {
     let run = run(&fixture("unswitchable"), &["--workspace"]);
     run.assert_exit(2);
     let (unreached, log) =
@@ -1496,6 +1496,15 @@ fn an_unreached_mutant_is_missed_without_a_test_run_and_a_reached_one_is_tested(
         log.contains("test tests::describes_without_checking ... ok"),
         "{log}"
     );
+    // The tests that reach it ran first, by name: one of them fails when
+    // run so, and did not count; the whole binary then passed.
+    assert!(
+        log.contains(
+            "tests::describes_only_among_all_the_tests fails when run alone without the mutant too"
+        ),
+        "{log}"
+    );
+    assert_eq!(phases[1]["argv"].as_array().unwrap().len(), 1, "{reached}");
 }
 
 #[test]
@@ -1571,43 +1580,66 @@ fn compile_once_and_classic_give_the_same_verdicts_on_every_fixture() {
     }
 }
 
+/// The test phase's command line of mutant `name` in the last run.
+fn test_argv_of(sandbox: &Sandbox, name: &str) -> Vec<String> {
+    let (outcome, _) = outcome_and_log(sandbox, name);
+    assert_eq!(outcome["summary"], "CaughtMutant", "{outcome}");
+    let phases = outcome["phase_results"].as_array().unwrap();
+    let test = phases.iter().find(|p| p["phase"] == "Test").unwrap();
+    test["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect()
+}
+
 #[test]
-fn the_test_that_caught_a_functions_mutant_runs_first_in_the_next_run() {
+fn the_tests_that_reach_a_mutant_run_alone_before_the_whole_binary() {
     let dir = fixture("example");
     let fmt = "src/lib.rs:36:9: replace <impl fmt::Display for Version>::fmt -> fmt::Result \
                with Ok(Default::default())";
-    let test_argv = |sandbox: &Sandbox| {
-        let (outcome, _) = outcome_and_log(sandbox, fmt);
-        assert_eq!(outcome["summary"], "CaughtMutant", "{outcome}");
-        let phases = outcome["phase_results"].as_array().unwrap();
-        let test = phases.iter().find(|p| p["phase"] == "Test").unwrap();
-        let argv: Vec<String> = test["argv"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_str().unwrap().to_owned())
-            .collect();
-        argv
-    };
     let sandbox = Sandbox::new();
-    // Nothing known yet: the library's whole test binary runs.
+    let run = sandbox.run(&dir, &["-F", "fmt"]);
+    run.assert_exit(0);
+    // Of the four tests, the baseline saw one reach `fmt`: it runs alone,
+    // and catches the mutant, once it passed alone without the mutant.
+    let argv = test_argv_of(&run, fmt);
+    assert_eq!(argv[1..], ["tests::displays_dotted", "--exact"], "{argv:?}");
+    let (_, log) = outcome_and_log(&run, fmt);
+    assert!(
+        log.contains("does tests::displays_dotted pass alone without the mutant?"),
+        "{log}"
+    );
+    assert!(!log.contains("running 4 tests"), "{log}");
+}
+
+#[test]
+fn the_test_that_caught_a_functions_mutant_runs_first_in_the_next_run() {
+    let dir = fixture("example");
+    let parse = "src/lib.rs:17:9: replace Version::parse -> Option<Version> with None";
+    let sandbox = Sandbox::new();
+    // Nothing known yet: every test reaches `parse`, and all of them run.
     let first = {
         let _turn = one_at_a_time();
-        sandbox.command(&dir, &["-F", "fmt"]).output().unwrap()
+        sandbox.command(&dir, &["-F", "parse"]).output().unwrap()
     };
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
-    let argv = test_argv(&sandbox);
-    assert!(!argv.iter().any(|a| a == "--exact"), "{argv:?}");
+    let argv = test_argv_of(&sandbox, parse);
+    assert_eq!(argv.len(), 1 + 4 + 1, "{argv:?}");
     let killers = sandbox.json("killers.json");
-    let killer = &killers["killers"]["src/lib.rs::<impl fmt::Display for Version>::fmt"];
-    assert_eq!(killer["test"], "tests::displays_dotted", "{killers}");
+    let killer = killers["killers"]["src/lib.rs::Version::parse"]["test"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{killers}"))
+        .to_owned();
+    assert!(argv.contains(&killer), "{killers}");
 
     // The next run reads what the last one wrote down: that test alone
     // runs first, and catches the mutant.
-    let run = sandbox.run(&dir, &["-F", "fmt"]);
+    let run = sandbox.run(&dir, &["-F", "parse"]);
     run.assert_exit(0);
-    let argv = test_argv(&run);
-    assert_eq!(argv[1..], ["tests::displays_dotted", "--exact"], "{argv:?}");
+    let argv = test_argv_of(&run, parse);
+    assert_eq!(argv[1..], [killer.as_str(), "--exact"], "{argv:?}");
 }
 
 /// The semantics fixture's mutants that rust-analyzer shows cannot compile,

@@ -9,6 +9,7 @@
 //! it took and why.
 
 mod messages;
+mod reach;
 mod render;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -29,6 +30,7 @@ use crate::mutate::{Mutant, Switch};
 use crate::outcome::{Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome};
 use crate::workspace::Package;
 use messages::TestBinary;
+use reach::Reach;
 use render::Switched;
 
 /// Builds of the switched tree before whatever still fails goes classic.
@@ -60,8 +62,9 @@ struct Known {
     baseline_cpu: Option<Duration>,
     /// Doctests: the names of those that passed in the baseline.
     doctest_names: Vec<String>,
-    /// The switch ids it reached in the baseline; `None` when no baseline ran.
-    reached: Option<BTreeSet<u32>>,
+    /// The switch ids it reached in the baseline, and which of its tests
+    /// reached each; `None` when no baseline ran.
+    reached: Option<Reach>,
 }
 
 impl Known {
@@ -212,7 +215,7 @@ impl Lab {
                     && known
                         .reached
                         .as_ref()
-                        .is_some_and(|ids| ids.contains(&(index as u32 + 1)))
+                        .is_some_and(|reach| reach.all.contains(&(index as u32 + 1)))
             })
         };
         let gated: BTreeSet<usize> = match analysis.as_ref() {
@@ -239,6 +242,7 @@ impl Lab {
             deferred: (self.options.doctests_alongside && baseline.is_some())
                 .then(|| Deferred::new(&log_path)),
             cfgs: (gated, analysis.as_mut().map(Mutex::new)),
+            alone: Mutex::new(HashMap::new()),
         };
         tests.run(&switched, cancel, on_event)?;
         let failed_doctests = tests.deferred.as_ref().and_then(Deferred::failure);
@@ -611,22 +615,31 @@ impl Lab {
         let Ended::Status(status) = measured.ended else {
             return Ok(None);
         };
-        // Doctests are run by name for each mutant (see `doctests_first`).
-        let passed = match known.runner {
-            Runner::Doctests(_) => std::fs::read(log_path)
-                .map(|text| {
-                    let after = text.get(before as usize..).unwrap_or_default();
-                    crate::outcome::passing_tests(&String::from_utf8_lossy(after))
-                })
-                .unwrap_or_default(),
-            Runner::Binary(_) => Vec::new(),
+        let output = std::fs::read(log_path)
+            .map(|text| {
+                let after = text.get(before as usize..).unwrap_or_default();
+                String::from_utf8_lossy(after).into_owned()
+            })
+            .unwrap_or_default();
+        let trace = std::fs::read_to_string(&trace).unwrap_or_default();
+        // Doctests are run by name for each mutant (see `doctests_first`);
+        // a binary's tests by the sites each reached.
+        let (passed, reached) = match known.runner {
+            Runner::Doctests(_) => (
+                crate::outcome::passing_tests(&output),
+                Reach::parse(&trace, &BTreeSet::new()),
+            ),
+            Runner::Binary(_) => (
+                Vec::new(),
+                Reach::parse(&trace, &reach::test_names(&output)),
+            ),
         };
         Ok(Some(TracedRun {
             status,
             passed,
             cpu: measured.cpu,
             duration: start.elapsed(),
-            reached: read_trace(&trace),
+            reached,
             argv,
         }))
     }
@@ -821,22 +834,14 @@ struct TracedRun {
     duration: Duration,
     /// The CPU time it used, where measured.
     cpu: Option<Duration>,
-    /// The switch ids it reached.
-    reached: BTreeSet<u32>,
+    /// The switch ids it reached, and which tests reached each.
+    reached: Reach,
     argv: Vec<String>,
 }
 
 /// Where the traced baseline runs of the tree at `root` write what they reach.
 fn trace_dir(root: &Path) -> PathBuf {
     root.with_file_name("trace")
-}
-
-fn read_trace(path: &Path) -> BTreeSet<u32> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|line| line.trim().parse().ok())
-        .collect()
 }
 
 /// What cargo tells a test binary about its package at run time.
@@ -985,6 +990,9 @@ struct SwitchedTests<'a> {
     /// The mutants that wait for the cfg verdicts before their test, and
     /// where those come from.
     cfgs: (BTreeSet<usize>, Option<Mutex<&'a mut AnalysisFeed>>),
+    /// Per runner and test: whether the test passes when run alone with no
+    /// mutant (a failure in a narrowed run counts only if it does).
+    alone: Mutex<HashMap<(usize, String), bool>>,
 }
 
 /// The doctests' baseline run on a thread of its own while the mutants'
@@ -1186,7 +1194,7 @@ impl SwitchedTests<'_> {
                 number,
                 DoctestsBaseline {
                     time: duration,
-                    reached,
+                    reached: reached.all,
                     names,
                 },
             );
@@ -1234,12 +1242,29 @@ impl SwitchedTests<'_> {
         let in_scope: Vec<usize> = (0..self.runners.len())
             .filter(|&r| packages.contains(&self.runners[r].package))
             .collect();
-        let reaches = |r: usize| {
+        let reaches_site = |r: usize, site: u32| {
             self.runners[r]
                 .reached
                 .as_ref()
-                .is_none_or(|ids| ids.contains(&id))
+                .is_none_or(|reach| reach.all.contains(&site))
         };
+        // A site no test reached, in a function some test entered: a test
+        // whose path varies from run to run (random input) may reach it
+        // next time, as it may in cargo-mutants' run: the tests that
+        // entered the function stand in for those that reach the site.
+        let mut site = id;
+        if !in_scope.iter().any(|&r| reaches_site(r, id)) {
+            if let Some(entry) = self.function_entry(index) {
+                if in_scope.iter().any(|&r| reaches_site(r, entry)) {
+                    writeln!(
+                        log,
+                        "\n*** no test reached this mutant's code in the baseline run, but tests entered its function (switch {entry}): those run"
+                    )?;
+                    site = entry;
+                }
+            }
+        }
+        let reaches = |r: usize| reaches_site(r, site);
         let binaries: Vec<usize> = in_scope
             .iter()
             .copied()
@@ -1263,11 +1288,38 @@ impl SwitchedTests<'_> {
                     .iter()
                     .copied()
                     .find(|&r| self.runners[r].key() == killer.binary)?;
-                Some((runner, killer.test))
+                // Not when the baseline saw that this test does not reach it.
+                match &self.runners[runner].reached {
+                    Some(reach)
+                        if reach.pinned(site) && !reach.test_reaches(&killer.test, site) =>
+                    {
+                        None
+                    }
+                    _ => Some((runner, killer.test)),
+                }
             });
+        // The killer, then the tests each binary ran that reach the mutant
+        // (quick ones first), then the whole binaries.
         let mut order: Vec<(usize, Vec<String>, Option<Duration>)> = Vec::new();
-        if let Some((runner, test)) = killer {
-            order.push((runner, vec![test], self.runners[runner].baseline));
+        if let Some((runner, test)) = &killer {
+            order.push((*runner, vec![test.clone()], self.runners[*runner].baseline));
+        }
+        for &r in &binaries {
+            let Some(reach) = &self.runners[r].reached else {
+                continue;
+            };
+            let already = killer
+                .as_ref()
+                .filter(|(runner, _)| *runner == r)
+                .map(|(_, test)| test.as_str());
+            // (Not for a site the baseline never reached: they would
+            // rarely catch what the whole binary then runs anyway.)
+            if site != id {
+                break;
+            }
+            for tests in reach.narrow_runs(id, already) {
+                order.push((r, tests, self.runners[r].baseline));
+            }
         }
         order.extend(
             binaries
@@ -1301,7 +1353,7 @@ impl SwitchedTests<'_> {
                             .iter()
                             .filter_map(|r| {
                                 let baseline = deferred_reach.get(r)?;
-                                baseline.reached.contains(&id).then_some((
+                                baseline.reached.contains(&site).then_some((
                                     *r,
                                     Some(baseline.time),
                                     baseline.names.as_slice(),
@@ -1373,6 +1425,54 @@ impl SwitchedTests<'_> {
         })))
     }
 
+    /// The switch id of the mutant that replaces the whole body of mutant
+    /// `index`'s function (its site runs whenever the function is entered).
+    fn function_entry(&self, index: usize) -> Option<u32> {
+        let function = self.mutants[index].function.as_ref()?;
+        let path = &self.mutants[index].source_file.path;
+        self.mutants
+            .iter()
+            .position(|m| {
+                matches!(m.switch, Switch::Expression { body: true, .. })
+                    && &m.source_file.path == path
+                    && m.function.as_ref().is_some_and(|f| f.span == function.span)
+            })
+            .map(|j| j as u32 + 1)
+    }
+
+    /// Whether `test` of `runner` passes when run alone with no mutant on
+    /// (run once per test, into `log`); `None` when cancelled.
+    fn passes_alone(
+        &self,
+        (runner, test): (usize, &str),
+        log: &mut File,
+        cancel: &Cancel,
+    ) -> Result<Option<bool>> {
+        let key = (runner, test.to_owned());
+        if let Some(&passes) = lock(&self.alone).get(&key) {
+            return Ok(Some(passes));
+        }
+        writeln!(
+            log,
+            "\n*** does {test} pass alone without the mutant? (asked once per test)"
+        )?;
+        let known = &self.runners[runner];
+        let (argv, cwd, env) = self.lab.command_of(known, self.root, 0, &[test.to_owned()]);
+        let spec = Spec {
+            argv: &argv,
+            env: &env,
+            cwd: &cwd,
+            timeout: Some(self.lab.options.timeouts.binary_timeout(known.baseline)),
+            cpu_timeout: None,
+            niceness: self.lab.options.niceness,
+        };
+        let Ended::Status(status) = process::run(&spec, log, None, cancel)? else {
+            return Ok(None);
+        };
+        lock(&self.alone).insert(key, status.is_success());
+        Ok(Some(status.is_success()))
+    }
+
     /// Runs `order` (runner, exact test, baseline time) with switch `id` on
     /// until one fails, into `test_phase`; remembers the test that caught
     /// the mutant for its function. `Some` only when cancelled.
@@ -1415,10 +1515,27 @@ impl SwitchedTests<'_> {
                 return Ok(Some(Tested::Cancelled));
             };
             test_phase.process_status = status;
-            if let (Some(key), ProcessStatus::Failure(_)) = (function_key, status) {
+            if let ProcessStatus::Failure(_) = status {
                 let text = std::fs::read_to_string(log_path).unwrap_or_default();
                 let failed =
                     crate::outcome::failing_tests(text.get(before as usize..).unwrap_or_default());
+                let narrowed = !exact.is_empty() && matches!(known.runner, Runner::Binary(_));
+                if let Some(test) = failed.first().filter(|_| narrowed) {
+                    let Some(passes) = self.passes_alone((*runner, test), log, cancel)? else {
+                        return Ok(Some(Tested::Cancelled));
+                    };
+                    if !passes {
+                        writeln!(
+                            log,
+                            "\n*** {test} fails when run alone without the mutant too: this run says nothing of the mutant"
+                        )?;
+                        test_phase.process_status = ProcessStatus::Success;
+                        continue;
+                    }
+                }
+                let Some(key) = function_key else {
+                    continue;
+                };
                 if let Some(test) = failed.into_iter().next() {
                     let killer = Killer {
                         binary: known.key(),

@@ -256,9 +256,13 @@ fn function_ranges(
 }
 
 /// The module that `on(id)` lives in, appended to each switched crate's
-/// root file. It reads the active id once; with `MUTINY_TRACE` set it
-/// appends each id the first time its site runs. It binds `std` itself, so
-/// that a `#![no_std]` crate (tested on a host, where std exists) can hold
+/// root file. It reads the active id once. With `MUTINY_TRACE` set it
+/// appends each id to that file the first time its site runs in the
+/// process (a line `17`), and, when a thread that reached sites ends, one
+/// line for that thread: `@NAME<tab>NANOS<tab>17,18` (its name, the time
+/// from its first site to its end, the sites it reached). libtest names
+/// each test's thread after the test. It binds `std` itself, so that a
+/// `#![no_std]` crate (tested on a host, where std exists) can hold
 /// switches too; paths go through that binding (`self::std`), so neither
 /// the edition nor `#![no_implicit_prelude]` matters; no `unsafe`.
 pub fn runtime_module(max_id: u32) -> String {
@@ -270,38 +274,88 @@ pub fn runtime_module(max_id: u32) -> String {
 #[allow(warnings, missing_docs, unreachable_pub)]
 pub(crate) mod {MODULE} {{
     extern crate std;
-    const NOT_SEEN: self::std::sync::atomic::AtomicU64 = self::std::sync::atomic::AtomicU64::new(0);
-    static SEEN: [self::std::sync::atomic::AtomicU64; {words}] = [NOT_SEEN; {words}];
+    use self::std::borrow::ToOwned;
+    use self::std::option::Option::{{self, None, Some}};
+    use self::std::result::Result::{{Err, Ok}};
+    use self::std::sync::atomic::{{AtomicU64, Ordering}};
+    type Trace = Option<self::std::sync::Mutex<self::std::fs::File>>;
+    const NOT_SEEN: AtomicU64 = AtomicU64::new(0);
+    static SEEN: [AtomicU64; {words}] = [NOT_SEEN; {words}];
     static ACTIVE: self::std::sync::OnceLock<u32> = self::std::sync::OnceLock::new();
-    static TRACE: self::std::sync::OnceLock<
-        self::std::option::Option<self::std::sync::Mutex<self::std::fs::File>>,
-    > = self::std::sync::OnceLock::new();
+    static TRACE: self::std::sync::OnceLock<Trace> = self::std::sync::OnceLock::new();
+
+    struct ThreadSeen {{
+        name: self::std::string::String,
+        start: self::std::time::Instant,
+        ids: self::std::vec::Vec<u32>,
+        bits: [u64; {words}],
+    }}
+
+    impl self::std::ops::Drop for ThreadSeen {{
+        fn drop(&mut self) {{
+            let ids: self::std::vec::Vec<self::std::string::String> =
+                self.ids.iter().map(self::std::string::ToString::to_string).collect();
+            let line = self::std::format!(
+                "@{{}}\t{{}}\t{{}}\n",
+                self.name,
+                self.start.elapsed().as_nanos(),
+                ids.join(",")
+            );
+            write(&line);
+        }}
+    }}
+
+    self::std::thread_local! {{
+        static THREAD_SEEN: self::std::cell::RefCell<Option<ThreadSeen>> =
+            const {{ self::std::cell::RefCell::new(None) }};
+    }}
 
     pub(crate) fn on(id: u32) -> bool {{
-        if let self::std::option::Option::Some(file) = TRACE.get_or_init(open_trace) {{
-            let bit = 1u64 << (id % 64);
-            if SEEN[id as usize / 64].fetch_or(bit, self::std::sync::atomic::Ordering::Relaxed) & bit == 0 {{
-                if let self::std::result::Result::Ok(mut file) = file.lock() {{
-                    let mut line = self::std::string::ToString::to_string(&id);
-                    line.push('\n');
-                    let _ = self::std::io::Write::write_all(&mut *file, line.as_bytes());
-                }}
-            }}
+        if TRACE.get_or_init(open_trace).is_some() {{
+            trace(id);
         }}
         *ACTIVE.get_or_init(active) == id
     }}
 
-    fn active() -> u32 {{
-        match self::std::env::var("{ACTIVE_VAR}") {{
-            self::std::result::Result::Ok(value) => value.parse().unwrap_or(0),
-            self::std::result::Result::Err(_) => 0,
+    fn trace(id: u32) {{
+        let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
+        if SEEN[word].fetch_or(bit, Ordering::Relaxed) & bit == 0 {{
+            write(&self::std::format!("{{id}}\n"));
+        }}
+        let _ = THREAD_SEEN.try_with(|cell| {{
+            let Ok(mut seen) = cell.try_borrow_mut() else {{ return }};
+            let seen = seen.get_or_insert_with(|| ThreadSeen {{
+                name: self::std::thread::current().name().unwrap_or("").to_owned(),
+                start: self::std::time::Instant::now(),
+                ids: self::std::vec::Vec::new(),
+                bits: [0; {words}],
+            }});
+            if seen.bits[word] & bit == 0 {{
+                seen.bits[word] |= bit;
+                seen.ids.push(id);
+            }}
+        }});
+    }}
+
+    fn write(line: &str) {{
+        if let Some(Some(file)) = TRACE.get() {{
+            if let Ok(mut file) = file.lock() {{
+                let _ = self::std::io::Write::write_all(&mut *file, line.as_bytes());
+            }}
         }}
     }}
 
-    fn open_trace() -> self::std::option::Option<self::std::sync::Mutex<self::std::fs::File>> {{
+    fn active() -> u32 {{
+        match self::std::env::var("{ACTIVE_VAR}") {{
+            Ok(value) => value.parse().unwrap_or(0),
+            Err(_) => 0,
+        }}
+    }}
+
+    fn open_trace() -> Trace {{
         let path = self::std::env::var_os("{TRACE_VAR}")?;
         let file = self::std::fs::OpenOptions::new().create(true).append(true).open(path).ok()?;
-        self::std::option::Option::Some(self::std::sync::Mutex::new(file))
+        Some(self::std::sync::Mutex::new(file))
     }}
 }}
 "#
@@ -472,7 +526,7 @@ mod tests {
 
     #[test]
     fn the_runtime_module_sizes_its_trace_for_the_ids() {
-        assert!(runtime_module(63).contains("; 1] = [NOT_SEEN; 1]"));
-        assert!(runtime_module(64).contains("; 2] = [NOT_SEEN; 2]"));
+        assert!(runtime_module(63).contains("[AtomicU64; 1] = [NOT_SEEN; 1]"));
+        assert!(runtime_module(64).contains("[AtomicU64; 2] = [NOT_SEEN; 2]"));
     }
 }

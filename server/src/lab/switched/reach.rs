@@ -1,0 +1,204 @@
+//! Which tests of a test binary reach which switch sites, from the traced
+//! baseline run, and the order in which a mutant's tests then run: the
+//! quick tests that reach it, the other tests that reach it, then the whole
+//! binary. Pure: the trace's text and the run's log in, runs out.
+//!
+//! A test is known by the thread libtest runs it on, which bears its name.
+//! A site reached by any other thread (one a test spawned, the main
+//! thread, one that never ended) cannot be pinned to a test: mutants there
+//! run the whole binary only. A missed verdict always comes from a run of
+//! the whole binary, as cargo-mutants would run it: a test may depend on
+//! state another test left behind, which the narrower runs do not show.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+/// A test that reaches a site and takes at most this long runs in the
+/// first, narrowest run.
+const QUICK: Duration = Duration::from_millis(25);
+
+/// What the traced baseline run of a binary reached.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Reach {
+    /// Every site the process reached.
+    pub all: BTreeSet<u32>,
+    /// Each test that reached sites: its time (from its first site to its
+    /// end) and those sites.
+    tests: BTreeMap<String, (Duration, BTreeSet<u32>)>,
+    /// Sites reached by threads that are not the binary's tests, or that
+    /// never reported (still running at exit).
+    unattributed: BTreeSet<u32>,
+}
+
+impl Reach {
+    /// Reads a trace file's text; `test_names` are the tests the run's log
+    /// shows (a thread named otherwise is not a test's).
+    pub fn parse(trace: &str, test_names: &BTreeSet<String>) -> Reach {
+        let mut reach = Reach::default();
+        for line in trace.lines() {
+            if let Some(record) = line.strip_prefix('@') {
+                let mut fields = record.splitn(3, '\t');
+                let (Some(name), Some(nanos), Some(ids)) =
+                    (fields.next(), fields.next(), fields.next())
+                else {
+                    continue;
+                };
+                let ids: BTreeSet<u32> = ids.split(',').filter_map(|id| id.parse().ok()).collect();
+                match nanos.parse::<u64>() {
+                    Ok(nanos) if test_names.contains(name) => {
+                        let entry = reach.tests.entry(name.to_owned()).or_default();
+                        entry.0 += Duration::from_nanos(nanos);
+                        entry.1.extend(ids);
+                    }
+                    _ => reach.unattributed.extend(ids),
+                }
+            } else if let Ok(id) = line.trim().parse() {
+                reach.all.insert(id);
+            }
+        }
+        let attributed: BTreeSet<u32> = reach
+            .tests
+            .values()
+            .flat_map(|(_, ids)| ids.iter().copied())
+            .collect();
+        let silent: Vec<u32> = reach.all.difference(&attributed).copied().collect();
+        reach.unattributed.extend(silent);
+        reach
+    }
+
+    /// The filtered runs to try, in order, before the whole binary, for
+    /// the mutant at site `id`: each a list of test names for `--exact`.
+    /// `already` is a test that runs before them (the function's last
+    /// killer). Empty when the site is not pinned to tests, or when the
+    /// tests that reach it are all the binary's tests.
+    pub fn narrow_runs(&self, id: u32, already: Option<&str>) -> Vec<Vec<String>> {
+        if self.unattributed.contains(&id) {
+            return Vec::new();
+        }
+        let mut reaching: Vec<(&String, Duration)> = self
+            .tests
+            .iter()
+            .filter(|(name, (_, ids))| ids.contains(&id) && Some(name.as_str()) != already)
+            .map(|(name, (time, _))| (name, *time))
+            .collect();
+        reaching.sort_by_key(|&(name, time)| (time, name));
+        let (quick, slow): (Vec<_>, Vec<_>) = reaching.iter().partition(|(_, t)| *t <= QUICK);
+        let names = |tests: &[&(&String, Duration)]| -> Vec<String> {
+            tests.iter().map(|(name, _)| (*name).clone()).collect()
+        };
+        let mut runs = Vec::new();
+        if !quick.is_empty() {
+            runs.push(names(&quick));
+        }
+        // All the tests that reach it, when that is less than all the
+        // tests that reach anything (the whole binary comes next anyway).
+        if !slow.is_empty() && reaching.len() + usize::from(already.is_some()) < self.tests.len() {
+            runs.push(reaching.iter().map(|(name, _)| (*name).clone()).collect());
+        }
+        runs
+    }
+
+    /// Whether the baseline saw test `name` reach site `id` (false when the
+    /// site is not pinned to tests).
+    pub fn test_reaches(&self, name: &str, id: u32) -> bool {
+        !self.unattributed.contains(&id)
+            && self
+                .tests
+                .get(name)
+                .is_some_and(|(_, ids)| ids.contains(&id))
+    }
+
+    /// Whether the baseline pinned site `id` to the tests that reach it.
+    pub fn pinned(&self, id: u32) -> bool {
+        self.all.contains(&id) && !self.unattributed.contains(&id)
+    }
+}
+
+/// The names of the tests a libtest log shows passing, as `--exact` takes
+/// them (`should_panic` tests are listed with a suffix).
+pub fn test_names(log: &str) -> BTreeSet<String> {
+    crate::outcome::passing_tests(log)
+        .into_iter()
+        .map(|name| {
+            name.strip_suffix(" - should panic")
+                .map(str::to_owned)
+                .unwrap_or(name)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    const TRACE: &str = "1\n2\n3\n4\n5\n\
+        @t::quick\t1000\t1,2\n\
+        @t::slow\t900000000\t2,3\n\
+        @t::other\t2000\t5\n\
+        @\t10\t4\n\
+        @tokio-worker\t10\t5\n";
+
+    #[test]
+    fn sites_pin_to_the_tests_whose_threads_reached_them() {
+        let reach = Reach::parse(
+            TRACE,
+            &names(&["t::quick", "t::slow", "t::other", "t::none"]),
+        );
+        assert!(reach.test_reaches("t::quick", 1));
+        assert!(!reach.test_reaches("t::quick", 3));
+        // A thread without a name, or not a test's, pins nothing.
+        assert!(!reach.pinned(4));
+        assert!(!reach.pinned(5));
+        assert!(!reach.test_reaches("t::other", 5));
+        assert!(reach.pinned(2));
+        // Reached by no thread that ended (the main thread): not pinned.
+        let reach = Reach::parse("1\n7\n@t::quick\t5\t1\n", &names(&["t::quick"]));
+        assert!(reach.pinned(1));
+        assert!(!reach.pinned(7));
+        assert!(!reach.pinned(8));
+    }
+
+    #[test]
+    fn the_quick_tests_that_reach_a_site_run_first_then_all_that_reach_it() {
+        let reach = Reach::parse(
+            &format!("{TRACE}@t::more\t1\t9\n9\n"),
+            &names(&["t::quick", "t::slow", "t::other", "t::more"]),
+        );
+        assert_eq!(
+            reach.narrow_runs(1, None),
+            vec![vec!["t::quick".to_owned()]]
+        );
+        assert_eq!(
+            reach.narrow_runs(2, None),
+            vec![
+                vec!["t::quick".to_owned()],
+                vec!["t::quick".to_owned(), "t::slow".to_owned()],
+            ]
+        );
+        // The killer already ran: not again.
+        assert_eq!(
+            reach.narrow_runs(2, Some("t::quick")),
+            vec![vec!["t::slow".to_owned()]]
+        );
+        assert!(reach.narrow_runs(4, None).is_empty());
+        assert!(reach.narrow_runs(5, None).is_empty());
+    }
+
+    #[test]
+    fn a_site_every_test_reaches_runs_the_whole_binary_after_the_quick_tests() {
+        let reach = Reach::parse("1\n@a\t1\t1\n@b\t900000000\t1\n", &names(&["a", "b"]));
+        assert_eq!(reach.narrow_runs(1, None), vec![vec!["a".to_owned()]]);
+        let reach = Reach::parse("1\n@b\t900000000\t1\n", &names(&["b"]));
+        assert!(reach.narrow_runs(1, None).is_empty());
+    }
+
+    #[test]
+    fn should_panic_tests_are_named_as_exact_takes_them() {
+        let log = "test a::b ... ok\ntest a::c - should panic ... ok\ntest a::d ... FAILED\n";
+        assert_eq!(test_names(log), names(&["a::b", "a::c"]));
+    }
+}
