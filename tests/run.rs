@@ -1375,33 +1375,43 @@ fn expected_list(fixture_name: &str, verdict: &str) -> Vec<String> {
     sorted(&content.lines().collect::<Vec<_>>())
 }
 
-/// Doctests, which rustdoc compiles one by one, run first filtered to
-/// those documenting the mutant's function: a mutant they catch compiles
-/// no other doctest; one they miss runs all the doctests after, so the
-/// verdicts stay cargo-mutants'.
+/// Doctests, which rustdoc compiles one by one, and each a program of its
+/// own: a mutant runs only those whose programs reached its code in the
+/// baseline, filtered by name, whether they document its function or not;
+/// the verdicts stay cargo-mutants'.
 #[test]
-fn doctests_documenting_a_mutants_function_run_first_and_the_rest_only_when_they_pass() {
+fn doctests_run_only_those_whose_programs_reached_the_mutants_code() {
     let run = run(&fixture("doctests"), &[]);
     run.assert_exit(2);
     assert_cargo_mutants_lists(&run, "doctests");
     // (cargo is named by its path)
-    let filtered = "cargo test --doc --package=doctests@0.1.0 -- is_even\n";
     let all = "cargo test --doc --package=doctests@0.1.0\n";
-    let (_, caught) = outcome_and_log(&run, "src/lib.rs:13:5: replace is_even -> bool with true");
-    let (before, after) = caught
-        .split_once(filtered)
-        .unwrap_or_else(|| panic!("no filtered doctest run in\n{caught}"));
-    assert!(after.contains("*** result: Failure(101)"), "{caught}");
-    assert!(!before.contains(all) && !after.contains(all), "{caught}");
-    let (_, missed) = outcome_and_log(&run, "src/lib.rs:33:10: replace > with < in larger");
-    let (_, after) = missed
-        .split_once("cargo test --doc --package=doctests@0.1.0 -- larger\n")
-        .unwrap_or_else(|| panic!("no filtered doctest run in\n{missed}"));
-    let (filtered_run, all_run) = after.split_once(all).unwrap_or_else(|| {
-        panic!("the doctests did not all run after the filtered ones:\n{missed}")
-    });
-    assert!(filtered_run.contains("*** result: Success"), "{missed}");
-    assert!(all_run.contains("*** result: Success"), "{missed}");
+    let only = |name: &str, filter: &str, result: &str| {
+        let (_, log) = outcome_and_log(&run, name);
+        let filtered = format!("cargo test --doc --package=doctests@0.1.0 -- {filter}\n");
+        let (_, after) = log
+            .split_once(&filtered)
+            .unwrap_or_else(|| panic!("no doctest run filtered to {filter} in\n{log}"));
+        assert!(after.contains(result), "{log}");
+        assert!(!log.contains(all), "{log}");
+    };
+    only(
+        "src/lib.rs:13:5: replace is_even -> bool with true",
+        "is_even",
+        "*** result: Failure(101)",
+    );
+    // Missed by the one doctest that reaches it: no other doctest runs.
+    only(
+        "src/lib.rs:33:10: replace > with < in larger",
+        "larger",
+        "*** result: Success",
+    );
+    // No doctest documents `half`; `quarter`'s reaches it.
+    only(
+        "src/lib.rs:51:7: replace / with * in half",
+        "quarter",
+        "*** result: Failure(101)",
+    );
 }
 
 #[test]

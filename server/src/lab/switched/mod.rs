@@ -793,13 +793,7 @@ fn doctests_first(
     killer: Option<Killer>,
     runner: &str,
 ) -> Vec<String> {
-    // The documented item of a doctest's name, when it holds no space.
-    let item = |name: &str| {
-        name.split_once(" - ")
-            .and_then(|(_, rest)| rest.rsplit_once(" (line "))
-            .map(|(item, _)| item.to_owned())
-            .filter(|item| !item.is_empty() && !item.contains(char::is_whitespace))
-    };
+    let item = doctest_item;
     if let Some(killer) = killer.filter(|k| k.binary == runner) {
         if let Some(item) = names
             .contains(&killer.test)
@@ -824,6 +818,16 @@ fn doctests_first(
         .collect();
     items.dedup();
     items
+}
+
+/// The documented item of a doctest's name (`Either<L,R>::map` of
+/// `src/lib.rs - Either<L,R>::map (line 300)`), when it holds no space (a
+/// name filter for `cargo test --doc`, which cannot hold one).
+fn doctest_item(name: &str) -> Option<String> {
+    name.split_once(" - ")
+        .and_then(|(_, rest)| rest.rsplit_once(" (line "))
+        .map(|(item, _)| item.to_owned())
+        .filter(|item| !item.is_empty() && !item.contains(char::is_whitespace))
 }
 
 /// One traced baseline run of a runner.
@@ -1004,12 +1008,16 @@ struct Deferred {
     ready: std::sync::Condvar,
 }
 
+/// A doctests runner that reaches a mutant: its index, baseline time, the
+/// names of its doctests and which of them reached what.
+type DoctestsReaching<'a> = (usize, Option<Duration>, &'a [String], Option<&'a Reach>);
+
 /// What the baseline run of a doctests runner found.
 #[derive(Clone)]
 struct DoctestsBaseline {
     time: Duration,
-    /// The switches it reached.
-    reached: BTreeSet<u32>,
+    /// The switches it reached, and which doctest reached each.
+    reached: Reach,
     /// The doctests that passed, by name.
     names: Vec<String>,
 }
@@ -1194,7 +1202,7 @@ impl SwitchedTests<'_> {
                 number,
                 DoctestsBaseline {
                     time: duration,
-                    reached: reached.all,
+                    reached,
                     names,
                 },
             );
@@ -1343,7 +1351,7 @@ impl SwitchedTests<'_> {
                 .copied()
                 .filter(|&r| matches!(self.runners[r].runner, Runner::Doctests(_)))
                 .collect();
-            let reaching: Vec<(usize, Option<Duration>, &[String])>;
+            let reaching: Vec<DoctestsReaching>;
             let deferred_reach;
             match &self.deferred {
                 Some(deferred) if !doctests.is_empty() => match deferred.wait() {
@@ -1353,10 +1361,11 @@ impl SwitchedTests<'_> {
                             .iter()
                             .filter_map(|r| {
                                 let baseline = deferred_reach.get(r)?;
-                                baseline.reached.contains(&site).then_some((
+                                baseline.reached.all.contains(&site).then_some((
                                     *r,
                                     Some(baseline.time),
                                     baseline.names.as_slice(),
+                                    Some(&baseline.reached),
                                 ))
                             })
                             .collect();
@@ -1373,13 +1382,31 @@ impl SwitchedTests<'_> {
                         .filter(|&&r| reaches(r))
                         .map(|&r| {
                             let known = &self.runners[r];
-                            (r, known.baseline, known.doctest_names.as_slice())
+                            let names = known.doctest_names.as_slice();
+                            (r, known.baseline, names, known.reached.as_ref())
                         })
                         .collect();
                 }
             }
             let mut order: Vec<(usize, Vec<String>, Option<Duration>)> = Vec::new();
-            for (r, time, names) in reaching {
+            for (r, time, names, reach) in reaching {
+                // Each doctest is a program of its own: those that did not
+                // reach the mutant's code cannot catch it.
+                let narrowed: Option<Vec<String>> = reach
+                    .and_then(|reach| reach.doctests_reaching(site, names))
+                    .filter(|docs| !docs.is_empty())
+                    .and_then(|docs| docs.iter().map(|name| doctest_item(name)).collect());
+                if let Some(mut items) = narrowed {
+                    items.sort_unstable();
+                    items.dedup();
+                    writeln!(
+                        log,
+                        "\n*** the doctests that reached this code in the baseline run: {}",
+                        items.join(", ")
+                    )?;
+                    order.push((r, items, time));
+                    continue;
+                }
                 let first = doctests_first(
                     names,
                     mutant.function.as_deref(),

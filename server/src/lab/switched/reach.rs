@@ -28,6 +28,12 @@ pub struct Reach {
     /// Sites reached by threads that are not the binary's tests, or that
     /// never reported (still running at exit).
     unattributed: BTreeSet<u32>,
+    /// Doctests: the sites each doctest's program reached, by the function
+    /// rustdoc wrapped it in (`_doctest_main_src_lib_rs_3_0`).
+    doctests: BTreeMap<String, BTreeSet<u32>>,
+    /// Doctests: sites reached by programs not known as one doctest (one
+    /// with its own `main`).
+    unknown_programs: BTreeSet<u32>,
 }
 
 impl Reach {
@@ -52,8 +58,15 @@ impl Reach {
                     }
                     _ => reach.unattributed.extend(ids),
                 }
+            } else if let Some((id, wrapper)) = line.split_once('\t') {
+                if let Ok(id) = id.trim().parse() {
+                    reach.all.insert(id);
+                    let ids = reach.doctests.entry(wrapper.trim().to_owned()).or_default();
+                    ids.insert(id);
+                }
             } else if let Ok(id) = line.trim().parse() {
                 reach.all.insert(id);
+                reach.unknown_programs.insert(id);
             }
         }
         let attributed: BTreeSet<u32> = reach
@@ -108,10 +121,54 @@ impl Reach {
                 .is_some_and(|(_, ids)| ids.contains(&id))
     }
 
+    /// The doctests (of `names`, the doctests runner's) whose programs
+    /// reached site `id`; `None` when a program that is not known as one
+    /// of them reached it too.
+    pub fn doctests_reaching<'a>(&self, id: u32, names: &'a [String]) -> Option<Vec<&'a str>> {
+        if self.unknown_programs.contains(&id) {
+            return None;
+        }
+        let mut reaching = Vec::new();
+        for (wrapper, ids) in &self.doctests {
+            if !ids.contains(&id) {
+                continue;
+            }
+            let name = names.iter().find(|name| wraps(wrapper, name))?;
+            reaching.push(name.as_str());
+        }
+        Some(reaching)
+    }
+
     /// Whether the baseline pinned site `id` to the tests that reach it.
     pub fn pinned(&self, id: u32) -> bool {
         self.all.contains(&id) && !self.unattributed.contains(&id)
     }
+}
+
+/// Whether rustdoc's wrapper function `wrapper` (`_doctest_main_` then the
+/// file with each character other than a letter or digit made `_`, the
+/// line, a number) holds the doctest named `name` (`src/lib.rs - f (line 3)`).
+fn wraps(wrapper: &str, name: &str) -> bool {
+    let Some((file, rest)) = name.split_once(" - ") else {
+        return false;
+    };
+    let Some(line) = rest
+        .rsplit_once("(line ")
+        .and_then(|(_, line)| line.split(')').next())
+    else {
+        return false;
+    };
+    let file: String = file
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    wrapper
+        .strip_prefix("_doctest_main_")
+        .and_then(|rest| rest.strip_prefix(&file))
+        .and_then(|rest| rest.strip_prefix('_'))
+        .and_then(|rest| rest.strip_prefix(line))
+        .and_then(|rest| rest.strip_prefix('_'))
+        .is_some_and(|number| !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The names of the tests a libtest log shows passing, as `--exact` takes
@@ -194,6 +251,36 @@ mod tests {
         assert_eq!(reach.narrow_runs(1, None), vec![vec!["a".to_owned()]]);
         let reach = Reach::parse("1\n@b\t900000000\t1\n", &names(&["b"]));
         assert!(reach.narrow_runs(1, None).is_empty());
+    }
+
+    #[test]
+    fn doctests_are_known_by_the_function_rustdoc_wraps_them_in() {
+        let names = vec![
+            "src/lib.rs - add (line 3)".to_owned(),
+            "src/lib.rs - add (line 30)".to_owned(),
+            "src/my-mod.rs - m::sub (line 7) - compile".to_owned(),
+        ];
+        let trace = "1\t_doctest_main_src_lib_rs_3_0\n2\t_doctest_main_src_lib_rs_30_0\n\
+            2\t_doctest_main_src_my_mod_rs_7_1\n1\t_doctest_main_src_lib_rs_3_0\n5\n5\t_doctest_main_src_lib_rs_3_0\n\
+            6\t_doctest_main_src_gone_rs_3_0\n";
+        let reach = Reach::parse(trace, &BTreeSet::new());
+        assert_eq!(reach.all, [1, 2, 5, 6].into_iter().collect());
+        assert_eq!(
+            reach.doctests_reaching(1, &names),
+            Some(vec!["src/lib.rs - add (line 3)"])
+        );
+        assert_eq!(
+            reach.doctests_reaching(2, &names),
+            Some(vec![
+                "src/lib.rs - add (line 30)",
+                "src/my-mod.rs - m::sub (line 7) - compile"
+            ])
+        );
+        // A program with its own `main` reached it: which doctest is unknown.
+        assert_eq!(reach.doctests_reaching(5, &names), None);
+        // A wrapper no doctest name matches.
+        assert_eq!(reach.doctests_reaching(6, &names), None);
+        assert_eq!(reach.doctests_reaching(9, &names), Some(vec![]));
     }
 
     #[test]

@@ -258,7 +258,9 @@ fn function_ranges(
 /// The module that `on(id)` lives in, appended to each switched crate's
 /// root file. It reads the active id once. With `MUTINY_TRACE` set it
 /// appends each id to that file the first time its site runs in the
-/// process (a line `17`), and, when a thread that reached sites ends, one
+/// process (a line `17`; in a doctest, `17<tab>_doctest_main_src_lib_rs_3_0`,
+/// the function rustdoc wraps the doctest of `src/lib.rs` line 3 in, read
+/// from a backtrace once per process), and, when a thread that reached sites ends, one
 /// line for that thread: `@NAME<tab>NANOS<tab>17,18` (its name, the time
 /// from its first site to its end, the sites it reached). libtest names
 /// each test's thread after the test. It binds `std` itself, so that a
@@ -275,6 +277,7 @@ pub fn runtime_module(max_id: u32) -> String {
 pub(crate) mod {MODULE} {{
     extern crate std;
     use self::std::borrow::ToOwned;
+    use self::std::iter::Iterator;
     use self::std::option::Option::{{self, None, Some}};
     use self::std::result::Result::{{Err, Ok}};
     use self::std::sync::atomic::{{AtomicU64, Ordering}};
@@ -283,6 +286,8 @@ pub(crate) mod {MODULE} {{
     static SEEN: [AtomicU64; {words}] = [NOT_SEEN; {words}];
     static ACTIVE: self::std::sync::OnceLock<u32> = self::std::sync::OnceLock::new();
     static TRACE: self::std::sync::OnceLock<Trace> = self::std::sync::OnceLock::new();
+    static DOCTEST: self::std::sync::OnceLock<self::std::string::String> =
+        self::std::sync::OnceLock::new();
 
     struct ThreadSeen {{
         name: self::std::string::String,
@@ -320,7 +325,11 @@ pub(crate) mod {MODULE} {{
     fn trace(id: u32) {{
         let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
         if SEEN[word].fetch_or(bit, Ordering::Relaxed) & bit == 0 {{
-            write(&self::std::format!("{{id}}\n"));
+            let doctest = DOCTEST.get_or_init(doctest);
+            match doctest.is_empty() {{
+                true => write(&self::std::format!("{{id}}\n")),
+                false => write(&self::std::format!("{{id}}\t{{doctest}}\n")),
+            }}
         }}
         let _ = THREAD_SEEN.try_with(|cell| {{
             let Ok(mut seen) = cell.try_borrow_mut() else {{ return }};
@@ -343,6 +352,27 @@ pub(crate) mod {MODULE} {{
                 let _ = self::std::io::Write::write_all(&mut *file, line.as_bytes());
             }}
         }}
+    }}
+
+    /// In a doctest (rustdoc names its programs `rust_out`), the function
+    /// rustdoc wrapped it in, which names its file and line; else empty.
+    fn doctest() -> self::std::string::String {{
+        let exe = self::std::env::current_exe().ok();
+        let name = exe.as_ref().and_then(|exe| exe.file_stem()).and_then(|n| n.to_str());
+        if name != Some("rust_out") {{
+            return self::std::string::String::new();
+        }}
+        let trace = self::std::string::ToString::to_string(
+            &self::std::backtrace::Backtrace::force_capture(),
+        );
+        let Some(at) = trace.find("_doctest_main_") else {{
+            return self::std::string::String::new();
+        }};
+        trace[at..]
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("")
+            .to_owned()
     }}
 
     fn active() -> u32 {{
