@@ -1517,6 +1517,28 @@ fn an_unreached_mutant_is_missed_without_a_test_run_and_a_reached_one_is_tested_
     assert_eq!(phases[1]["argv"].as_array().unwrap().len(), 1, "{reached}");
 }
 
+/// A site no test reached, in a function tests entered: a test whose path
+/// varies from run to run (random inputs) may reach it next time, as in
+/// cargo-mutants' run, so the whole binaries that entered the function run.
+#[test]
+fn a_site_no_test_reached_in_a_function_tests_entered_runs_their_binaries() {
+    let run = run(&fixture("example"), &["-F", "matches"]);
+    run.assert_exit(2);
+    // No test asks for `Op::Greater`.
+    let (outcome, log) = outcome_and_log(&run, "src/lib.rs:51:32: replace > with == in matches");
+    assert_eq!(outcome["summary"], "MissedMutant", "{outcome}");
+    assert!(
+        log.contains("no test reached this mutant's code in the baseline run, but tests entered its function"),
+        "{log}"
+    );
+    assert_eq!(
+        outcome["phase_results"].as_array().unwrap().len(),
+        2,
+        "{outcome}"
+    );
+    assert!(log.contains("running 4 tests"), "{log}");
+}
+
 #[test]
 fn a_mutant_foreseen_to_break_the_switched_build_is_built_alone_and_the_rest_stay_switched() {
     let dir = fixture("unviable");
@@ -1811,6 +1833,31 @@ fn shift_amounts_out_of_range_are_unviable_without_a_build() {
     }
 }
 
+/// While rust-analyzer looks for own stubs, the lab's copy builds the
+/// unmutated tests: the run's first build finds the dependency built.
+#[test]
+fn the_dependencies_build_while_rust_analyzer_looks_for_own_stubs() {
+    let dir = fixture("head_start");
+    let compiled_in_first_build = |run: &Run| {
+        let log = std::fs::read_to_string(run.out().join("log/baseline.log")).unwrap();
+        let first = log.split("*** result:").next().unwrap().to_owned();
+        assert!(first.contains("Compiling head_start"), "{log}");
+        first.contains("Compiling helper")
+    };
+    let run = run(&dir, &[]);
+    run.assert_exit(0);
+    assert!(
+        run.stdout().contains("own type-aware stub"),
+        "{}",
+        run.stdout()
+    );
+    assert!(!compiled_in_first_build(&run));
+    // Without the search for own stubs there is no head start.
+    let plain = Sandbox::new().run(&dir, &["--no-own-stubs"]);
+    plain.assert_exit(0);
+    assert!(compiled_in_first_build(&plain));
+}
+
 #[test]
 fn own_stubs_give_functions_whose_table_stubs_are_all_unviable_viable_mutants() {
     // cargo-mutants' one stub for each function is unviable (no
@@ -1853,10 +1900,27 @@ fn own_stubs_give_functions_whose_table_stubs_are_all_unviable_viable_mutants() 
         "src/lib.rs:46:5: replace suit -> Result<Suit, ParseError> with Err(ParseError::Empty)",
     );
     assert!(log.contains("compile-once: switch"), "{log}");
+    // rust-analyzer, loaded for the own stubs, also saw that `Ordering` has
+    // no `Default`: that mutant was built alone from the start (one build
+    // round), and found unviable without a build.
+    let (outcome, log) = outcome_and_log(
+        &run,
+        "src/lib.rs:41:5: replace by_rank -> Ordering with Default::default()",
+    );
+    assert_eq!(outcome["summary"], "Unviable", "{outcome}");
+    assert!(log.contains("unviable without a build"), "{log}");
+    assert!(run.stdout().contains("(1 build round)"), "{}", run.stdout());
 
     // Turned off, the run is cargo-mutants' exactly: nothing missed.
     let plain = Sandbox::new().run(&fixture("own_stubs"), &["--no-own-stubs"]);
     plain.assert_exit(0);
+    // (Without rust-analyzer before the build, that mutant broke the first
+    // switched build.)
+    assert!(
+        plain.stdout().contains("(2 build rounds)"),
+        "{}",
+        plain.stdout()
+    );
     assert!(plain.own_mutants().is_empty());
     assert_cargo_mutants_lists(&plain, "own_stubs");
 }

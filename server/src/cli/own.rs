@@ -8,9 +8,14 @@ use std::time::Instant;
 
 use mutiny::lab::cargo::{self, CargoOptions};
 use mutiny::lab::scratch::{self, CopyOptions, ScratchTree};
-use mutiny::mutate::{self, Genre, Mutant};
+use mutiny::mutate::{self, Genre, Mutant, Switch};
 use mutiny::semantic::Model;
 use mutiny::workspace::Workspace;
+
+/// Why a mutant whose `Default::default()` stands for a type without
+/// `Default` is built alone.
+const DEFAULT_LACKING: &str =
+    "its Default::default() stands for a type rust-analyzer finds without Default: it would break the switched build";
 
 /// `mutants` with mutiny's own stubs inserted after each function's
 /// table stubs, and a line for the user: how many were added, or why
@@ -20,10 +25,7 @@ pub fn add_own_stubs(
     cargo_options: &CargoOptions,
     mutants: Vec<Mutant>,
 ) -> (Vec<Mutant>, Option<String>) {
-    let returns_values = mutants
-        .iter()
-        .any(|m| m.genre == Genre::FnValue && m.function.as_ref().is_some_and(returns_value));
-    if !returns_values {
+    if !loads_model(&mutants) {
         return (mutants, None);
     }
     let start = Instant::now();
@@ -44,7 +46,15 @@ pub fn add_own_stubs(
     let model = Model::load_signatures(&root, cargo_options, (&target_dir, &env));
     let (mutants, note) = match model {
         Ok(mut model) => {
+            // Mutants that would fail a switched build take the classic
+            // path from the start, which saves a build round; the analysis
+            // after the build finds them unviable without building them.
+            let breakers = model.default_breakers(&mutants);
             let own = model.own_stubs(&mutants);
+            let mut mutants = mutants;
+            for index in breakers {
+                mutants[index].switch = Switch::Alone(DEFAULT_LACKING);
+            }
             let added = own.len();
             let note = format!(
                 "mutiny: {added} own type-aware stub{} from rust-analyzer's types ({:.1} s; \
@@ -58,6 +68,14 @@ pub fn add_own_stubs(
     };
     let _ = tree.delete();
     (mutants, note)
+}
+
+/// Whether looking for own stubs loads rust-analyzer: some function of
+/// `mutants` returns a type that may have values of its own.
+pub fn loads_model(mutants: &[Mutant]) -> bool {
+    mutants
+        .iter()
+        .any(|m| m.genre == Genre::FnValue && m.function.as_ref().is_some_and(returns_value))
 }
 
 /// Whether a function's return type, as written, may have values of its

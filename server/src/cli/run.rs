@@ -19,7 +19,7 @@ use mutiny::outcome::{Counts, Phase, ScenarioOutcome, Verdict};
 use mutiny::output::OutputDir;
 
 use super::analysis::start_analysis;
-use super::own::add_own_stubs;
+use super::own::{self, add_own_stubs};
 use crate::{narrow, select_mutants, write_stdout, NarrowArgs, SelectArgs};
 use mutiny::semantic::{cfg_places, Purpose};
 
@@ -128,12 +128,40 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     let config = &selected.config;
     let workspace = &selected.workspace;
     // Check every option before touching an earlier run's output.
-    let mut options = lab_options(args, config)?;
+    let options = lab_options(args, config)?;
     let own_stubs = !args.no_analysis && !args.no_own_stubs && config.own_stubs != Some(false);
-    let (generated, own_note) = match own_stubs {
-        true => add_own_stubs(workspace, &options.cargo, selected.mutants),
-        false => (selected.mutants, None),
-    };
+    // The list narrowed before the own stubs join it: a bad `--in-diff`
+    // fails here, before any copy, and an empty one builds nothing ahead.
+    let ahead = narrow(selected.mutants.clone(), &args.narrow, config)?.mutants;
+    let cancel = Cancel::default();
+    let handler_cancel = cancel.clone();
+    // Only one handler per process; a second `set_handler` fails, which is
+    // harmless here (the CLI sets it once).
+    let _ = ctrlc::set_handler(move || handler_cancel.cancel());
+
+    let swept = mutiny::lab::scratch::sweep_abandoned();
+    let cargo_options = options.cargo.clone();
+    let mut lab = Lab::new(workspace, options)?;
+    let head_start = own_stubs && !ahead.is_empty() && own::loads_model(&selected.mutants);
+    let mutated: std::collections::BTreeSet<String> = ahead
+        .iter()
+        .map(|m| m.source_file.package.clone())
+        .collect();
+    let (generated, own_note) = std::thread::scope(|scope| {
+        // While rust-analyzer looks for own stubs (one core, mostly), the
+        // lab's copy builds the unmutated tests: the run's first build
+        // then finds the dependencies built.
+        let warming = head_start.then(|| scope.spawn(|| lab.head_start(&mutated, &cancel)));
+        let added = match own_stubs {
+            true => add_own_stubs(workspace, &cargo_options, selected.mutants),
+            false => (selected.mutants, None),
+        };
+        if let Some(warming) = warming {
+            // Only a head start: the run's own build reports any failure.
+            let _ = warming.join();
+        }
+        added
+    });
     let narrowed = narrow(generated, &args.narrow, config)?;
     let mutants: Vec<Arc<Mutant>> = narrowed.mutants.into_iter().map(Arc::new).collect();
     let mut console = Console::new(mutants.len(), args.json);
@@ -158,28 +186,19 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     if let Some(record) = &narrowed.shard {
         output.write_shard(record)?;
     }
-    options.log_dir = output.log_dir();
+    lab.set_log_dir(output.log_dir())?;
     if mutants.is_empty() {
         output.finish()?;
         console.line("no mutants to test");
         return finish(args, &console, &[], &Counts::default(), exit_code::SUCCESS);
     }
     console.line(&format!("found {} mutants to test", mutants.len()));
-
-    let cancel = Cancel::default();
-    let handler_cancel = cancel.clone();
-    // Only one handler per process; a second `set_handler` fails, which is
-    // harmless here (the CLI sets it once).
-    let _ = ctrlc::set_handler(move || handler_cancel.cancel());
-
-    let swept = mutiny::lab::scratch::sweep_abandoned();
     if !swept.is_empty() {
         console.line(&format!(
             "removed {} scratch directories left by mutiny processes that were killed",
             swept.len()
         ));
     }
-    let mut lab = Lab::new(workspace, options)?;
     lab.killers().learn(earlier_killers);
     // Declared after the lab, so dropped (joined) before it.
     let (analysis, analysed) = match args.no_analysis {

@@ -293,6 +293,43 @@ impl Lab {
         Ok(Some(start.elapsed()))
     }
 
+    /// Builds the unmutated tests of the `mutated` packages' scope in the
+    /// baseline tree, as the run's first build will, before the run's
+    /// mutants are final (the CLI, while rust-analyzer looks for own
+    /// stubs): that build then finds the dependencies built. Only a head
+    /// start: its log stays in the scratch directory, and a failure is for
+    /// the run's own build to report.
+    pub fn head_start(&self, mutated: &BTreeSet<String>, cancel: &Cancel) -> Result<()> {
+        let packages = match &self.options.test_scope {
+            TestScope::Mutated => {
+                PackageArgs::Specs(mutated.iter().map(|name| self.spec(name)).collect())
+            }
+            scope => self.scope_packages(scope, ""),
+        };
+        let root = self.trees[0].root();
+        let mut log = process::create_log(&root.with_file_name("head-start.log"))?;
+        let argv = cargo::argv(Phase::Build, &packages, &self.options.cargo);
+        let env = cargo::env(root, &self.options.cargo);
+        let spec = process::Spec {
+            argv: &argv,
+            env: &env,
+            cwd: root,
+            timeout: self.options.timeouts.build,
+            cpu_timeout: None,
+            niceness: self.options.niceness,
+        };
+        process::run(&spec, &mut log, None, cancel)?;
+        Ok(())
+    }
+
+    /// Where the logs of the next run go.
+    pub fn set_log_dir(&mut self, dir: PathBuf) -> Result<()> {
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        self.options.log_dir = dir;
+        Ok(())
+    }
+
     /// The test timeout of a mutant of `package`: explicit, or derived from
     /// the time of the baseline that tested the package.
     pub fn test_timeout(&self, package: &str) -> Duration {

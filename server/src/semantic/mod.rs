@@ -384,6 +384,28 @@ impl Model {
         })
     }
 
+    /// The indices of the function-value mutants of `mutants` whose
+    /// `Default::default()` stands for a resolved type without `Default`
+    /// (see `own::default_lacking`).
+    pub fn default_breakers<M: Borrow<Mutant>>(&mut self, mutants: &[M]) -> Vec<usize> {
+        self.hold_originals(mutants);
+        ra_ap_hir::attach_db(&self.db, || {
+            mutants
+                .iter()
+                .enumerate()
+                .filter(|(_, mutant)| {
+                    let mutant = (*mutant).borrow();
+                    mutant.genre == crate::mutate::Genre::FnValue
+                        && mutant.replacement.contains("Default::default()")
+                        && self
+                            .file_id(&mutant.source_file.path)
+                            .is_some_and(|file| own::default_lacking(&self.db, file, mutant))
+                })
+                .map(|(index, _)| index)
+                .collect()
+        })
+    }
+
     fn set_text(&mut self, file: FileId, text: &str) {
         let mut change = ChangeWithProcMacros::default();
         change.change_file(file, Some(text.to_owned()));

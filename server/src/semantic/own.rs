@@ -73,6 +73,39 @@ pub(super) fn values(db: &RootDatabase, file: FileId, mutant: &Mutant) -> Vec<St
     found
 }
 
+/// Whether the `Default::default()` in function-value mutant `mutant`'s
+/// replacement (plain, in `Some(…)` or `Ok(…)`, or leaked for a reference)
+/// stands for a resolved type without `Default`: the mutant cannot
+/// compile, and in a switched build would fail the whole build. False
+/// where the type is not fully known.
+pub(super) fn default_lacking(db: &RootDatabase, file: FileId, mutant: &Mutant) -> bool {
+    let sema = Semantics::new(db);
+    let Some(def) = super::predict::function_of(&sema, file, mutant) else {
+        return false;
+    };
+    let returns = def.ret_type(db);
+    let famous = FamousDefs(&sema, def.module(db).krate(db));
+    let Some(default) = famous.core_default_Default() else {
+        return false;
+    };
+    let adt = returns.as_adt();
+    let first_argument = |wrapper: Option<ra_ap_hir::Enum>| {
+        (adt.is_some() && adt == wrapper.map(Adt::Enum))
+            .then(|| returns.type_arguments().next())
+            .flatten()
+    };
+    let stands_for = match mutant.replacement.as_str() {
+        "Default::default()" => Some(returns.clone()),
+        "Some(Default::default())" => first_argument(famous.core_option_Option()),
+        "Ok(Default::default())" => first_argument(famous.core_result_Result()),
+        "Box::leak(Box::new(Default::default()))" => returns.as_reference_inner(),
+        _ => None,
+    };
+    stands_for.is_some_and(|ty| {
+        !ty.contains_unknown() && !ty.is_unknown() && !ty.impls_trait(db, default, &[])
+    })
+}
+
 /// Where values are rendered from, and the function they must not call.
 struct Values<'a> {
     db: &'a RootDatabase,

@@ -1262,14 +1262,16 @@ impl SwitchedTests<'_> {
         // entered the function stand in for those that reach the site.
         let mut site = id;
         if !in_scope.iter().any(|&r| reaches_site(r, id)) {
-            if let Some(entry) = self.function_entry(index) {
-                if in_scope.iter().any(|&r| reaches_site(r, entry)) {
-                    writeln!(
-                        log,
-                        "\n*** no test reached this mutant's code in the baseline run, but tests entered its function (switch {entry}): those run"
-                    )?;
-                    site = entry;
-                }
+            let entered = self
+                .function_entries(index)
+                .into_iter()
+                .find(|&entry| in_scope.iter().any(|&r| reaches_site(r, entry)));
+            if let Some(entry) = entered {
+                writeln!(
+                    log,
+                    "\n*** no test reached this mutant's code in the baseline run, but tests entered its function (switch {entry}): those run"
+                )?;
+                site = entry;
             }
         }
         let reaches = |r: usize| reaches_site(r, site);
@@ -1452,19 +1454,23 @@ impl SwitchedTests<'_> {
         })))
     }
 
-    /// The switch id of the mutant that replaces the whole body of mutant
-    /// `index`'s function (its site runs whenever the function is entered).
-    fn function_entry(&self, index: usize) -> Option<u32> {
-        let function = self.mutants[index].function.as_ref()?;
+    /// The switch ids of the mutants that replace the whole body of mutant
+    /// `index`'s function (their site runs whenever the function is
+    /// entered; some may have left the switched build).
+    fn function_entries(&self, index: usize) -> Vec<u32> {
+        let Some(function) = self.mutants[index].function.as_ref() else {
+            return Vec::new();
+        };
         let path = &self.mutants[index].source_file.path;
-        self.mutants
-            .iter()
-            .position(|m| {
+        (0..self.mutants.len())
+            .filter(|&j| {
+                let m = &self.mutants[j];
                 matches!(m.switch, Switch::Expression { body: true, .. })
                     && &m.source_file.path == path
                     && m.function.as_ref().is_some_and(|f| f.span == function.span)
             })
             .map(|j| j as u32 + 1)
+            .collect()
     }
 
     /// Whether `test` of `runner` passes when run alone with no mutant on
