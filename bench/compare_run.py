@@ -155,7 +155,8 @@ def mutiny_paths(directory, log_path):
     log_dir = os.path.join(directory, "mutants.out", "log")
     for name in os.listdir(log_dir) if os.path.isdir(log_dir) else []:
         with open(os.path.join(log_dir, name), errors="replace") as f:
-            if "no test reached this mutant's code" in f.read():
+            # (Not those whose function the tests entered: they run.)
+            if "it is missed, and no test ran" in f.read():
                 unreached += 1
     return switched, classic, rounds, unreached
 
