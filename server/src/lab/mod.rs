@@ -274,23 +274,33 @@ impl Lab {
         };
         let log_path = self.options.log_dir.join("warm-up.log");
         let mut log = process::create_log(&log_path)?;
-        let root = self.trees[0].root();
-        let env = cargo::env(root, &self.options.cargo);
         for packages in commands {
-            let argv = cargo::argv(Phase::Build, &packages, &self.options.cargo);
-            let spec = process::Spec {
-                argv: &argv,
-                env: &env,
-                cwd: root,
-                timeout: self.options.timeouts.build,
-                cpu_timeout: None,
-                niceness: self.options.niceness,
-            };
-            if let Ended::Cancelled = process::run(&spec, &mut log, None, cancel)? {
+            if let Ended::Cancelled = self.build_unmutated(&packages, &mut log, cancel)? {
                 return Ok(None);
             }
         }
         Ok(Some(start.elapsed()))
+    }
+
+    /// `cargo test --no-run` of `packages` in the baseline tree, as it is.
+    fn build_unmutated(
+        &self,
+        packages: &PackageArgs,
+        log: &mut std::fs::File,
+        cancel: &Cancel,
+    ) -> Result<Ended> {
+        let root = self.trees[0].root();
+        let argv = cargo::argv(Phase::Build, packages, &self.options.cargo);
+        let env = cargo::env(root, &self.options.cargo);
+        let spec = process::Spec {
+            argv: &argv,
+            env: &env,
+            cwd: root,
+            timeout: self.options.timeouts.build,
+            cpu_timeout: None,
+            niceness: self.options.niceness,
+        };
+        process::run(&spec, log, None, cancel)
     }
 
     /// Builds the unmutated tests of the `mutated` packages' scope in the
@@ -306,19 +316,9 @@ impl Lab {
             }
             scope => self.scope_packages(scope, ""),
         };
-        let root = self.trees[0].root();
-        let mut log = process::create_log(&root.with_file_name("head-start.log"))?;
-        let argv = cargo::argv(Phase::Build, &packages, &self.options.cargo);
-        let env = cargo::env(root, &self.options.cargo);
-        let spec = process::Spec {
-            argv: &argv,
-            env: &env,
-            cwd: root,
-            timeout: self.options.timeouts.build,
-            cpu_timeout: None,
-            niceness: self.options.niceness,
-        };
-        process::run(&spec, &mut log, None, cancel)?;
+        let log_path = self.trees[0].root().with_file_name("head-start.log");
+        let mut log = process::create_log(&log_path)?;
+        self.build_unmutated(&packages, &mut log, cancel)?;
         Ok(())
     }
 

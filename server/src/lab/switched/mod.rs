@@ -610,21 +610,12 @@ impl Lab {
         let before = log.metadata().map(|m| m.len()).unwrap_or(0);
         let trace = trace_dir(root).join(format!("{number}.ids"));
         let _ = std::fs::remove_file(&trace);
-        let (argv, cwd, mut env) = self.command_of(known, root, 0, &[]);
-        env.push((
+        let trace_env = (
             render::TRACE_VAR.to_owned(),
             trace.to_string_lossy().into_owned(),
-        ));
-        let spec = Spec {
-            argv: &argv,
-            env: &env,
-            cwd: &cwd,
-            timeout: self.options.timeouts.test,
-            cpu_timeout: None,
-            niceness: self.options.niceness,
-        };
+        );
         let start = Instant::now();
-        let measured = process::run_measured(&spec, log, None, cancel)?;
+        let (argv, measured) = self.unmutated_run(known, root, Some(trace_env), log, cancel)?;
         let Ended::Status(status) = measured.ended else {
             return Ok(None);
         };
@@ -667,7 +658,26 @@ impl Lab {
         cancel: &Cancel,
     ) -> Result<Option<(Duration, Option<Duration>)>> {
         writeln!(log, "\n*** again without the trace, for its times:")?;
-        let (argv, cwd, env) = self.command_of(known, root, 0, &[]);
+        let start = Instant::now();
+        let (_, measured) = self.unmutated_run(known, root, None, log, cancel)?;
+        Ok(match measured.ended {
+            Ended::Status(_) => Some((start.elapsed(), measured.cpu)),
+            Ended::Cancelled => None,
+        })
+    }
+
+    /// Runs runner `known` with no switch on (and `extra` in its
+    /// environment), under the run's test timeout; its command line too.
+    fn unmutated_run(
+        &self,
+        known: &Known,
+        root: &Path,
+        extra: Option<(String, String)>,
+        log: &mut File,
+        cancel: &Cancel,
+    ) -> Result<(Vec<String>, process::Measured)> {
+        let (argv, cwd, mut env) = self.command_of(known, root, 0, &[]);
+        env.extend(extra);
         let spec = Spec {
             argv: &argv,
             env: &env,
@@ -676,12 +686,8 @@ impl Lab {
             cpu_timeout: None,
             niceness: self.options.niceness,
         };
-        let start = Instant::now();
         let measured = process::run_measured(&spec, log, None, cancel)?;
-        Ok(match measured.ended {
-            Ended::Status(_) => Some((start.elapsed(), measured.cpu)),
-            Ended::Cancelled => None,
-        })
+        Ok((argv, measured))
     }
 
     /// The command line, working directory and environment of a runner with
