@@ -1360,7 +1360,10 @@ impl SwitchedTests<'_> {
         if let Some((runner, test)) = &killer {
             order.push((*runner, vec![test.clone()], self.runners[*runner].baseline));
         }
-        for &r in &binaries {
+        // (Not for a site the baseline never reached: they would rarely
+        // catch what the whole binary then runs anyway.)
+        let narrowing = if site == id { binaries.as_slice() } else { &[] };
+        for &r in narrowing {
             let Some(reach) = &self.runners[r].reached else {
                 continue;
             };
@@ -1368,11 +1371,6 @@ impl SwitchedTests<'_> {
                 .as_ref()
                 .filter(|(runner, _)| *runner == r)
                 .map(|(_, test)| test.as_str());
-            // (Not for a site the baseline never reached: they would
-            // rarely catch what the whole binary then runs anyway.)
-            if site != id {
-                break;
-            }
             for tests in reach.narrow_runs(id, already) {
                 order.push((r, tests, self.runners[r].baseline));
             }
