@@ -1859,6 +1859,42 @@ fn the_dependencies_build_while_rust_analyzer_looks_for_own_stubs() {
 }
 
 #[test]
+fn the_test_builds_leave_out_dev_dependencies_only_benchmarks_name() {
+    let dir = fixture("bench_only");
+    let before = tree_snapshot(&dir);
+    // Without own stubs there is no head start: the baseline's build is
+    // the cold one, and its log says what it compiled.
+    let compiled = |run: &Run, name: &str| {
+        let log = std::fs::read_to_string(run.out().join("log/baseline.log")).unwrap();
+        assert!(log.contains("Compiling bench_only"), "{log}");
+        log.contains(&format!("Compiling {name} "))
+    };
+    let run = run(&dir, &["--no-own-stubs"]);
+    run.assert_exit(0);
+    assert!(
+        run.stdout().contains(
+            "the test builds leave out dev-dependencies that only benchmarks name (bench_only: stopwatch)"
+        ),
+        "{}",
+        run.stdout()
+    );
+    assert!(
+        compiled(&run, "helper"),
+        "the test's dev-dependency is built"
+    );
+    assert!(!compiled(&run, "stopwatch"), "the benchmark's is not");
+    assert_eq!(
+        run.verdicts().values().filter(|v| *v == "caught").count(),
+        4
+    );
+    assert_unchanged(&dir, &before);
+    let kept = Sandbox::new().run(&dir, &["--no-own-stubs", "--keep-dev-dependencies"]);
+    kept.assert_exit(0);
+    assert!(compiled(&kept, "stopwatch"));
+    assert!(!kept.stdout().contains("leave out"), "{}", kept.stdout());
+}
+
+#[test]
 fn own_stubs_give_functions_whose_table_stubs_are_all_unviable_viable_mutants() {
     // cargo-mutants' one stub for each function is unviable (no
     // `Default`): it reports nothing missed. The values of the resolved

@@ -219,8 +219,11 @@ fn list_command(args: &ListArgs) -> Result<i32> {
     let generated = match own_stubs {
         true => {
             let lab_options = options::lab_options(&list_lab_args(args), &selected.config)?;
-            let (mutants, note) =
-                own::add_own_stubs(&selected.workspace, &lab_options.cargo, selected.mutants);
+            let (mutants, note) = own::add_own_stubs(
+                &selected.workspace,
+                (&lab_options.cargo, None),
+                selected.mutants,
+            );
             if let Some(note) = note {
                 eprintln!("{note}");
             }

@@ -10,13 +10,46 @@ use toml_edit::{DocumentMut, Item, Table, TableLike};
 
 /// The text a scratch copy of the manifest at `relative` (under
 /// `source_root`) should have: the user's, with every relative dependency
-/// path that climbs out of `source_root` made absolute.
-pub fn copy_text(source_root: &Path, relative: &Path) -> Result<String> {
+/// path that climbs out of `source_root` made absolute, and without the
+/// dev-dependencies keyed `left_out`.
+pub fn copy_text(source_root: &Path, relative: &Path, left_out: &[String]) -> Result<String> {
     let original = source_root.join(relative);
     let text = std::fs::read_to_string(&original)
         .with_context(|| format!("cannot read {}", original.display()))?;
     let manifest_dir = original.parent().unwrap_or(source_root);
-    Ok(fixed_manifest(&text, source_root, manifest_dir).unwrap_or(text))
+    let text = fixed_manifest(&text, source_root, manifest_dir).unwrap_or(text);
+    Ok(without_dev_dependencies(&text, left_out).unwrap_or(text))
+}
+
+/// The manifest text without the dev-dependencies keyed `keys`, in
+/// `[dev-dependencies]` and every `[target.….dev-dependencies]`, or `None`
+/// when there is nothing to remove (or the text does not parse).
+fn without_dev_dependencies(text: &str, keys: &[String]) -> Option<String> {
+    if keys.is_empty() {
+        return None;
+    }
+    let mut document: DocumentMut = text.parse().ok()?;
+    let mut changed = false;
+    let mut remove = |table: &mut Table| {
+        for name in ["dev-dependencies", "dev_dependencies"] {
+            let Some(section) = table.get_mut(name).and_then(Item::as_table_like_mut) else {
+                continue;
+            };
+            for key in keys {
+                changed |= section.remove(key).is_some();
+            }
+        }
+    };
+    let root = document.as_table_mut();
+    remove(root);
+    if let Some(targets) = root.get_mut("target").and_then(Item::as_table_like_mut) {
+        for (_, target) in targets.iter_mut() {
+            if let Some(target) = target.as_table_mut() {
+                remove(target);
+            }
+        }
+    }
+    changed.then(|| document.to_string())
 }
 
 /// The text a scratch copy of the workspace's cargo config at `relative`

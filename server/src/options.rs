@@ -252,6 +252,7 @@ pub fn lab_options(args: &LabArgs, config: &Config) -> Result<LabOptions> {
         log_dir: PathBuf::new(),
         niceness: 0,
         doctests_alongside: false,
+        leave_out_dev_dependencies: false,
         strategy: match &args.strategy {
             Some(name) => name
                 .parse()

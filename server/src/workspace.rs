@@ -1,10 +1,11 @@
 //! The cargo workspace: packages, their targets and root files. The
 //! interface to `cargo_metadata` is localised here.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use cargo_metadata::{MetadataCommand, TargetKind};
+use cargo_metadata::{DependencyKind, MetadataCommand, PackageId, TargetKind};
 
 use crate::mutate::Edition;
 
@@ -174,6 +175,186 @@ impl Workspace {
             }
         }
     }
+}
+
+/// A member's dev-dependency that a test build can do without.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnneededDevDependency {
+    /// The member that declares it.
+    pub package: String,
+    /// Its manifest, relative to the workspace root.
+    pub manifest: PathBuf,
+    /// The dependency's key in the manifest (its rename, or its package
+    /// name).
+    pub key: String,
+}
+
+/// The resolve that [`unneeded_dev_dependencies`] reads: the
+/// features the builds enable, and the platform they build for.
+#[derive(Debug, Clone, Default)]
+pub struct ResolveArgs<'a> {
+    pub features: &'a [String],
+    pub all_features: bool,
+    pub no_default_features: bool,
+    /// The target triple (all platforms when unknown).
+    pub platform: Option<String>,
+}
+
+/// The dev-dependencies of the members of the workspace at `root` that no
+/// test build needs: only dev-dependencies (not also normal or build ones),
+/// that no feature names, whose crate `named(package_dir, bench_roots,
+/// name)` says the member's files other than its benchmarks never name, and
+/// whose whole dependency tree shares no package with what the builds keep
+/// (so leaving them out changes no other package's features). When cargo
+/// cannot resolve the workspace, nothing is left out. Cargo writes the lock
+/// file it resolves: `root` is a scratch copy, never the user's tree.
+pub fn unneeded_dev_dependencies(
+    root: &Path,
+    features: ResolveArgs<'_>,
+    named: impl Fn(&Path, &[PathBuf], &str) -> bool,
+) -> Vec<UnneededDevDependency> {
+    let mut options = Vec::new();
+    if let Some(platform) = &features.platform {
+        options.push(format!("--filter-platform={platform}"));
+    }
+    options.extend(features.features.iter().map(|f| format!("--features={f}")));
+    if features.all_features {
+        options.push("--all-features".to_owned());
+    }
+    if features.no_default_features {
+        options.push("--no-default-features".to_owned());
+    }
+    let Ok(metadata) = MetadataCommand::new()
+        .current_dir(root)
+        .other_options(options)
+        .exec()
+    else {
+        return Vec::new();
+    };
+    let Some(resolve) = &metadata.resolve else {
+        return Vec::new();
+    };
+    let graph: HashMap<&PackageId, Vec<&PackageId>> = resolve
+        .nodes
+        .iter()
+        .map(|node| (&node.id, node.deps.iter().map(|d| &d.pkg).collect()))
+        .collect();
+    let mut candidates = Vec::new();
+    for member in metadata.workspace_packages() {
+        let Some(node) = resolve.nodes.iter().find(|n| n.id == member.id) else {
+            continue;
+        };
+        let dir = member
+            .manifest_path
+            .parent()
+            .map(|d| d.as_std_path().to_owned());
+        let Some(dir) = dir else { continue };
+        let bench_roots: Vec<PathBuf> = member
+            .targets
+            .iter()
+            .filter(|t| t.kind.contains(&TargetKind::Bench) && !t.test)
+            .map(|t| t.src_path.as_std_path().to_owned())
+            .collect();
+        for dep in &node.deps {
+            if !dep
+                .dep_kinds
+                .iter()
+                .all(|k| k.kind == DependencyKind::Development)
+            {
+                continue;
+            }
+            let Some(package) = metadata.packages.iter().find(|p| p.id == dep.pkg) else {
+                continue;
+            };
+            let declared = member.dependencies.iter().find(|d| {
+                d.kind == DependencyKind::Development
+                    && d.name == package.name.as_str()
+                    && d.rename
+                        .as_ref()
+                        .is_none_or(|r| r.replace('-', "_") == dep.name)
+            });
+            let Some(declared) = declared else { continue };
+            let key = declared
+                .rename
+                .clone()
+                .unwrap_or_else(|| declared.name.clone());
+            let in_features = member.features.values().flatten().any(|f| {
+                let f = f.strip_prefix("dep:").unwrap_or(f);
+                let name = f.split(['/', '?']).next().unwrap_or(f);
+                name == key
+            });
+            let names = [dep.name.clone(), key.replace('-', "_")];
+            if in_features || names.iter().any(|n| named(&dir, &bench_roots, n)) {
+                continue;
+            }
+            let manifest = member.manifest_path.as_std_path();
+            let Ok(manifest) = manifest.strip_prefix(root) else {
+                continue;
+            };
+            candidates.push((
+                &member.id,
+                &dep.pkg,
+                UnneededDevDependency {
+                    package: member.name.to_string(),
+                    manifest: manifest.to_owned(),
+                    key,
+                },
+            ));
+        }
+    }
+    // What the builds keep: the members and everything they reach but
+    // through a left-out edge. A candidate whose tree meets it stays
+    // (and what it reaches is kept), until nothing changes.
+    let mut left_out: Vec<bool> = vec![true; candidates.len()];
+    loop {
+        let cut: HashSet<(&PackageId, &PackageId)> = candidates
+            .iter()
+            .zip(&left_out)
+            .filter(|(_, out)| **out)
+            .map(|((member, dep, _), _)| (*member, *dep))
+            .collect();
+        let members: Vec<&PackageId> = resolve
+            .nodes
+            .iter()
+            .map(|n| &n.id)
+            .filter(|id| metadata.workspace_members.contains(id))
+            .collect();
+        let kept = reach(&graph, members, &cut);
+        let mut changed = false;
+        for (index, (_, dep, _)) in candidates.iter().enumerate() {
+            if left_out[index] && !reach(&graph, vec![*dep], &HashSet::new()).is_disjoint(&kept) {
+                left_out[index] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    candidates
+        .into_iter()
+        .zip(left_out)
+        .filter(|(_, out)| *out)
+        .map(|((_, _, unneeded), _)| unneeded)
+        .collect()
+}
+
+/// The packages `graph` reaches from `roots`, not following the edges in `cut`.
+fn reach<'a>(
+    graph: &HashMap<&'a PackageId, Vec<&'a PackageId>>,
+    roots: Vec<&'a PackageId>,
+    cut: &HashSet<(&'a PackageId, &'a PackageId)>,
+) -> HashSet<&'a PackageId> {
+    let mut seen: HashSet<&PackageId> = roots.iter().copied().collect();
+    let mut stack = roots;
+    while let Some(id) = stack.pop() {
+        for next in graph.get(id).into_iter().flatten() {
+            if !cut.contains(&(id, *next)) && seen.insert(next) {
+                stack.push(next);
+            }
+        }
+    }
+    seen
 }
 
 fn sorted(names: &[String]) -> Vec<&str> {

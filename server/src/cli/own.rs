@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use mutiny::lab::cargo::{self, CargoOptions};
 use mutiny::lab::scratch::{self, CopyOptions, ScratchTree};
+use mutiny::lab::trim::LeftOut;
 use mutiny::mutate::{self, Genre, Mutant, Switch};
 use mutiny::semantic::Model;
 use mutiny::workspace::Workspace;
@@ -22,7 +23,7 @@ const DEFAULT_LACKING: &str =
 /// none could be. Nothing is loaded when no function returns a value.
 pub fn add_own_stubs(
     workspace: &Workspace,
-    cargo_options: &CargoOptions,
+    (cargo_options, left_out): (&CargoOptions, Option<&LeftOut>),
     mutants: Vec<Mutant>,
 ) -> (Vec<Mutant>, Option<String>) {
     if !loads_model(&mutants) {
@@ -33,7 +34,16 @@ pub fn add_own_stubs(
         copy_target: false,
         ..CopyOptions::default()
     };
-    let tree = match ScratchTree::copy_from(&workspace.root, copy) {
+    // rust-analyzer loads less without what only benchmarks use (the
+    // lab's plan, or one made in this copy).
+    let copied = ScratchTree::copy_from(&workspace.root, copy).and_then(|mut tree| {
+        let left_out = left_out
+            .cloned()
+            .unwrap_or_else(|| LeftOut::plan(tree.root(), cargo_options));
+        tree.leave_out(&workspace.root, left_out)?;
+        Ok(tree)
+    });
+    let tree = match copied {
         Ok(tree) => tree,
         Err(err) => {
             let note = format!("note: no own stubs: cannot copy the workspace: {err:#}");

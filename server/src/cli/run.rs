@@ -116,6 +116,11 @@ pub struct RunArgs {
     /// leaves them out too.
     #[arg(long)]
     no_own_stubs: bool,
+    /// Keep in the test builds the dev-dependencies that only benchmarks
+    /// name (by default the scratch copies leave them out, and with them
+    /// often most of a cold build).
+    #[arg(long)]
+    keep_dev_dependencies: bool,
     /// How mutants are built: `compile-once` (many mutants in one build,
     /// each switched on at run time; the rest built alone) or `classic`
     /// (each built alone, as cargo-mutants does) [default: compile-once].
@@ -128,7 +133,8 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     let config = &selected.config;
     let workspace = &selected.workspace;
     // Check every option before touching an earlier run's output.
-    let options = lab_options(args, config)?;
+    let mut options = lab_options(args, config)?;
+    options.leave_out_dev_dependencies = !args.keep_dev_dependencies;
     let own_stubs = !args.no_analysis && !args.no_own_stubs && config.own_stubs != Some(false);
     // The list narrowed before the own stubs join it: a bad `--in-diff`
     // fails here, before any copy, and an empty one builds nothing ahead.
@@ -142,6 +148,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     let swept = mutiny::lab::scratch::sweep_abandoned();
     let cargo_options = options.cargo.clone();
     let mut lab = Lab::new(workspace, options)?;
+    let left_out = lab.left_out().clone();
     let head_start = own_stubs && !ahead.is_empty() && own::loads_model(&selected.mutants);
     let mutated: std::collections::BTreeSet<String> = ahead
         .iter()
@@ -153,7 +160,11 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         // then finds the dependencies built.
         let warming = head_start.then(|| scope.spawn(|| lab.head_start(&mutated, &cancel)));
         let added = match own_stubs {
-            true => add_own_stubs(workspace, &cargo_options, selected.mutants),
+            true => add_own_stubs(
+                workspace,
+                (&cargo_options, Some(&left_out)),
+                selected.mutants,
+            ),
             false => (selected.mutants, None),
         };
         if let Some(warming) = warming {
@@ -165,6 +176,9 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
     let narrowed = narrow(generated, &args.narrow, config)?;
     let mutants: Vec<Arc<Mutant>> = narrowed.mutants.into_iter().map(Arc::new).collect();
     let mut console = Console::new(mutants.len(), args.json);
+    if let Some(note) = left_out.note() {
+        console.line(&note);
+    }
     if let Some(note) = own_note {
         console.line(&note);
     }

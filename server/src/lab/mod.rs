@@ -13,6 +13,7 @@ mod process;
 pub mod scratch;
 mod switched;
 mod timeouts;
+pub mod trim;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -97,6 +98,10 @@ pub struct LabOptions {
     /// binaries instead of before them (the language server, where each
     /// save pays a baseline). A doctest failure then shows only at the end.
     pub doctests_alongside: bool,
+    /// Leave out of the scratch copies the dev-dependencies only
+    /// benchmarks name (`mutiny run`; the language server's copies follow
+    /// a tree the user edits, and keep them all).
+    pub leave_out_dev_dependencies: bool,
 }
 
 /// How mutants are built.
@@ -186,7 +191,11 @@ impl Lab {
             .iter()
             .map(|p| (p.name.clone(), format!("{}@{}", p.name, p.version)))
             .collect();
-        let tree = ScratchTree::copy_from(&workspace.root, options.copy)?;
+        let mut tree = ScratchTree::copy_from(&workspace.root, options.copy)?;
+        if options.leave_out_dev_dependencies {
+            let left_out = trim::LeftOut::plan(tree.root(), &options.cargo);
+            tree.leave_out(&workspace.root, left_out)?;
+        }
         Ok(Lab {
             options,
             source_root: workspace.root.clone(),
@@ -219,6 +228,11 @@ impl Lab {
     /// Where a build of the baseline tree writes its JSON messages.
     fn build_messages_path(&self) -> PathBuf {
         self.trees[0].root().with_file_name("build-messages.json")
+    }
+
+    /// The dev-dependencies the scratch copies leave out.
+    pub fn left_out(&self) -> &trim::LeftOut {
+        self.trees[0].left_out()
     }
 
     /// The baseline scratch tree: a copy of the workspace, safe to run

@@ -9,6 +9,8 @@ use anyhow::{Context, Result};
 
 use crate::manifest;
 
+use super::trim::LeftOut;
+
 /// Version-control directories, copied only with `copy_vcs` (as in
 /// cargo-mutants).
 const VCS_DIRS: &[&str] = &[".git", ".hg", ".bzr", ".svn", "_darcs", ".jj", ".pijul"];
@@ -55,6 +57,8 @@ pub struct ScratchTree {
     /// delete again. Anything else in the tree (build output, a generated
     /// `Cargo.lock`) is the tree's own.
     from_source: BTreeSet<PathBuf>,
+    /// Dev-dependencies the copy's manifests leave out.
+    left_out: LeftOut,
 }
 
 impl ScratchTree {
@@ -64,6 +68,7 @@ impl ScratchTree {
     /// Relative path dependencies that point outside the tree are rewritten
     /// to absolute paths in the copy so that it still builds.
     pub fn copy_from(source: &Path, copy: CopyOptions) -> Result<ScratchTree> {
+        let left_out = LeftOut::default();
         let (dir, root) = new_scratch_dir(source)?;
         let mut from_source = BTreeSet::new();
         for_each_source_entry(source, copy, |relative, from, file_type| {
@@ -71,7 +76,7 @@ impl ScratchTree {
             if !relative.starts_with(TARGET_DIR) {
                 from_source.insert(relative.to_owned());
             }
-            match rewritten_text(source, relative, file_type) {
+            match rewritten_text(source, relative, file_type, &left_out) {
                 Some(text) => write_file(&to, &text?),
                 None => copy_entry(from, &to, file_type),
             }
@@ -81,7 +86,20 @@ impl ScratchTree {
             root,
             copy,
             from_source,
+            left_out,
         })
+    }
+
+    /// From now on (and at every sync) leaves the dev-dependencies
+    /// `left_out` out of the copy's manifests; `source` is the tree it
+    /// copies.
+    pub fn leave_out(&mut self, source: &Path, left_out: LeftOut) -> Result<()> {
+        for relative in left_out.manifests() {
+            let text = manifest::copy_text(source, relative, left_out.keys(relative))?;
+            write_file(&self.root.join(relative), &text)?;
+        }
+        self.left_out = left_out;
+        Ok(())
     }
 
     /// Brings the copy up to date with `source` (the tree it was copied
@@ -117,7 +135,7 @@ impl ScratchTree {
             if !file_type.is_file() {
                 return Ok(());
             }
-            if let Some(text) = rewritten_text(source, relative, file_type) {
+            if let Some(text) = rewritten_text(source, relative, file_type, &self.left_out) {
                 let text = text?;
                 if std::fs::read(&to).ok().as_deref() == Some(text.as_bytes()) {
                     return Ok(());
@@ -180,7 +198,13 @@ impl ScratchTree {
             root,
             copy: self.copy,
             from_source: self.from_source.clone(),
+            left_out: self.left_out.clone(),
         })
+    }
+
+    /// The dev-dependencies the copy's manifests leave out.
+    pub fn left_out(&self) -> &LeftOut {
+        &self.left_out
     }
 
     /// The copy's root, corresponding to the source tree's root.
@@ -245,12 +269,17 @@ fn rewritten_text(
     source: &Path,
     relative: &Path,
     file_type: std::fs::FileType,
+    left_out: &LeftOut,
 ) -> Option<Result<String>> {
     if !file_type.is_file() {
         return None;
     }
     if relative.file_name() == Some("Cargo.toml".as_ref()) {
-        Some(manifest::copy_text(source, relative))
+        Some(manifest::copy_text(
+            source,
+            relative,
+            left_out.keys(relative),
+        ))
     } else if [".cargo/config.toml", ".cargo/config"]
         .iter()
         .any(|config| relative == Path::new(config))
