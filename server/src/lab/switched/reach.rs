@@ -83,7 +83,8 @@ impl Reach {
     /// the mutant at site `id`: each a list of test names for `--exact`.
     /// `already` is a test that runs before them (the function's last
     /// killer). Empty when the site is not pinned to tests, or when the
-    /// tests that reach it are all the binary's tests.
+    /// tests that reach it are quick ones and ones that take most of the
+    /// binary's time.
     pub fn narrow_runs(&self, id: u32, already: Option<&str>) -> Vec<Vec<String>> {
         if self.unattributed.contains(&id) {
             return Vec::new();
@@ -103,9 +104,13 @@ impl Reach {
         if !quick.is_empty() {
             runs.push(names(&quick));
         }
-        // All the tests that reach it, when that is less than all the
-        // tests that reach anything (the whole binary comes next anyway).
-        if !slow.is_empty() && reaching.len() + usize::from(already.is_some()) < self.tests.len() {
+        // All the tests that reach it, when they take less than half the
+        // time of all the tests that reach anything: the whole binary comes
+        // next anyway, and a mutant they miss runs them twice. (humantime:
+        // its random tests reach most date code and take most of the time.)
+        let reaching_time: Duration = reaching.iter().map(|(_, t)| *t).sum();
+        let total: Duration = self.tests.values().map(|(t, _)| *t).sum();
+        if !slow.is_empty() && reaching_time * 2 < total {
             runs.push(reaching.iter().map(|(name, _)| (*name).clone()).collect());
         }
         runs
@@ -222,7 +227,7 @@ mod tests {
     #[test]
     fn the_quick_tests_that_reach_a_site_run_first_then_all_that_reach_it() {
         let reach = Reach::parse(
-            &format!("{TRACE}@t::more\t1\t9\n9\n"),
+            &format!("{TRACE}@t::more\t1000000000\t9\n9\n"),
             &names(&["t::quick", "t::slow", "t::other", "t::more"]),
         );
         assert_eq!(
@@ -243,6 +248,18 @@ mod tests {
         );
         assert!(reach.narrow_runs(4, None).is_empty());
         assert!(reach.narrow_runs(5, None).is_empty());
+    }
+
+    #[test]
+    fn slow_tests_that_take_most_of_the_binarys_time_run_only_in_the_whole_binary() {
+        // t::slow is 0.9 s of the 0.9 s the tests take: running it alone
+        // first would run it twice whenever it misses the mutant.
+        let reach = Reach::parse(TRACE, &names(&["t::quick", "t::slow", "t::other"]));
+        assert_eq!(
+            reach.narrow_runs(2, None),
+            vec![vec!["t::quick".to_owned()]]
+        );
+        assert!(reach.narrow_runs(3, None).is_empty());
     }
 
     #[test]

@@ -280,11 +280,10 @@ pub(crate) mod {MODULE} {{
     use self::std::iter::Iterator;
     use self::std::option::Option::{{self, None, Some}};
     use self::std::result::Result::{{Err, Ok}};
-    use self::std::sync::atomic::{{AtomicU64, Ordering}};
+    use self::std::sync::atomic::{{AtomicU32, AtomicU64, Ordering}};
     type Trace = Option<self::std::sync::Mutex<self::std::fs::File>>;
     const NOT_SEEN: AtomicU64 = AtomicU64::new(0);
     static SEEN: [AtomicU64; {words}] = [NOT_SEEN; {words}];
-    static ACTIVE: self::std::sync::OnceLock<u32> = self::std::sync::OnceLock::new();
     static TRACE: self::std::sync::OnceLock<Trace> = self::std::sync::OnceLock::new();
     static DOCTEST: self::std::sync::OnceLock<self::std::string::String> =
         self::std::sync::OnceLock::new();
@@ -315,11 +314,34 @@ pub(crate) mod {MODULE} {{
             const {{ self::std::cell::RefCell::new(None) }};
     }}
 
+    /// The switches' one read, fast even in a debug build: 0 until the
+    /// environment is read, then `READ`, `TRACING` when tracing, and the
+    /// active id (hot loops call `on` for every mutant of every site).
+    static STATE: AtomicU32 = AtomicU32::new(0);
+    const READ: u32 = 1 << 31;
+    const TRACING: u32 = 1 << 30;
+
+    #[inline(always)]
     pub(crate) fn on(id: u32) -> bool {{
-        if TRACE.get_or_init(open_trace).is_some() {{
+        let mut state = STATE.load(Ordering::Relaxed);
+        if state == 0 {{
+            state = read_state();
+        }}
+        if state & TRACING != 0 {{
             trace(id);
         }}
-        *ACTIVE.get_or_init(active) == id
+        state & (TRACING - 1) == id
+    }}
+
+    #[cold]
+    fn read_state() -> u32 {{
+        let tracing = match TRACE.get_or_init(open_trace) {{
+            Some(_) => TRACING,
+            None => 0,
+        }};
+        let state = READ | tracing | (active() & (TRACING - 1));
+        STATE.store(state, Ordering::Relaxed);
+        state
     }}
 
     fn trace(id: u32) {{
