@@ -1831,6 +1831,30 @@ fn shift_amounts_out_of_range_are_unviable_without_a_build() {
             "{name}:\n{log}"
         );
     }
+    // A run of integer constants whose mutant stays within its values is
+    // switched; one whose mutant grows past them (it may overflow) is
+    // built alone, as its own build would reject it.
+    for (name, path) in [
+        (
+            "src/lib.rs:11:21: replace * with + in week_seconds",
+            "compile-once: switch",
+        ),
+        (
+            "src/lib.rs:11:21: replace * with / in week_seconds",
+            "compile-once: switch",
+        ),
+        (
+            "src/lib.rs:17:14: replace - with / in hundreds",
+            "compile-once: switch",
+        ),
+        (
+            "src/lib.rs:17:14: replace - with + in hundreds",
+            "classic path (built alone): its operands are constants",
+        ),
+    ] {
+        let (_, log) = outcome_and_log(&run, name);
+        assert!(log.contains(path), "{name}: {path:?} in\n{log}");
+    }
 }
 
 /// While rust-analyzer looks for own stubs, the lab's copy builds the

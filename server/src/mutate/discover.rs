@@ -11,6 +11,7 @@ use ra_ap_syntax::{
 use regex::Regex;
 
 use super::attrs;
+use super::constant;
 use super::operators;
 use super::pretty;
 use super::stub;
@@ -319,7 +320,7 @@ impl Walker<'_> {
         if let Some(op) = bin.op_token() {
             for replacement in operators::binary_replacements(op.text()) {
                 let description = format!("replace {} with {replacement}", op.text());
-                let switch = self.operator_switch(bin.syntax());
+                let switch = self.operator_switch(bin.syntax(), (op.text_range(), replacement));
                 self.push_at_token(&op, replacement, Genre::BinaryOperator, description, switch);
             }
         }
@@ -330,7 +331,7 @@ impl Walker<'_> {
         if let Some(op) = prefix.op_token() {
             if operators::unary_is_deleted(op.text()) {
                 let description = format!("delete {}", op.text());
-                let switch = self.operator_switch(prefix.syntax());
+                let switch = self.operator_switch(prefix.syntax(), (op.text_range(), ""));
                 self.push_at_token(&op, "", Genre::UnaryOperator, description, switch);
             }
         }
@@ -498,9 +499,11 @@ impl Walker<'_> {
     /// `*` is `a + (b * c)`), so the switch holds the whole run of operators
     /// around it, up to the nearest parentheses, call, block or statement.
     /// A run of constants stays alone: the compiler checks constant
-    /// arithmetic for overflow and bounds at build time, and a run-time
-    /// switch would hide that from it.
-    fn operator_switch(&self, node: &SyntaxNode) -> Switch {
+    /// arithmetic for overflow and bounds at build time, in a switched-off
+    /// branch too, unless the mutant's values stay within the original's
+    /// (`constant::mutation_fits`). `op` is the replaced token's range and
+    /// its replacement.
+    fn operator_switch(&self, node: &SyntaxNode, op: (TextRange, &str)) -> Switch {
         let mut region = node.clone();
         while let Some(parent) = region.parent().filter(|p| {
             matches!(
@@ -517,7 +520,8 @@ impl Walker<'_> {
         if let Some(why) = const_context(&region) {
             return Switch::Alone(why);
         }
-        if is_constant(&region) {
+        let edition = ra_edition(self.source_file.edition);
+        if is_constant(&region) && !constant::mutation_fits(&region, op.0, op.1, edition) {
             return Switch::Alone(
                 "its operands are constants, whose arithmetic the compiler checks at build time",
             );

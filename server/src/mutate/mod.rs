@@ -3,6 +3,7 @@
 //! The interface to `ra_ap_syntax` is localised in this module tree.
 
 mod attrs;
+mod constant;
 mod diff;
 mod discover;
 mod foresee;
