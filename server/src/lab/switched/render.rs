@@ -346,7 +346,10 @@ pub(crate) mod {MODULE} {{
 
     fn trace(id: u32) {{
         let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
-        if SEEN[word].fetch_or(bit, Ordering::Relaxed) & bit == 0 {{
+        // A load first: the read-modify-write of a word every test thread
+        // shares would bounce its cache line between the cores.
+        let seen = &SEEN[word];
+        if seen.load(Ordering::Relaxed) & bit == 0 && seen.fetch_or(bit, Ordering::Relaxed) & bit == 0 {{
             let doctest = DOCTEST.get_or_init(doctest);
             match doctest.is_empty() {{
                 true => write(&self::std::format!("{{id}}\n")),
