@@ -1833,7 +1833,8 @@ fn shift_amounts_out_of_range_are_unviable_without_a_build() {
     }
     // A run of integer constants whose mutant stays within its values is
     // switched; one whose mutant grows past them (it may overflow) is
-    // built alone, as its own build would reject it.
+    // built alone, as its own build would reject it. A local constant's
+    // mutants are switched at its uses.
     for (name, path) in [
         (
             "src/lib.rs:11:21: replace * with + in week_seconds",
@@ -1850,6 +1851,16 @@ fn shift_amounts_out_of_range_are_unviable_without_a_build() {
         (
             "src/lib.rs:17:14: replace - with + in hundreds",
             "classic path (built alone): its operands are constants",
+        ),
+        // In a constant local to the function: a copy of it holds the
+        // mutant, and its use chooses the copy at run time.
+        (
+            "src/lib.rs:23:36: replace * with + in cycle_days",
+            "compile-once: switch",
+        ),
+        (
+            "src/lib.rs:23:42: replace + with * in cycle_days",
+            "compile-once: switch",
         ),
     ] {
         let (_, log) = outcome_and_log(&run, name);

@@ -24,26 +24,31 @@ pub(super) fn mutation_fits(
     if values(&original, &mut before).is_none() {
         return false;
     }
-    let text = region.text().to_string();
-    let start = u32::from(op.start() - region.text_range().start()) as usize;
-    let end = u32::from(op.end() - region.text_range().start()) as usize;
-    let Some(mutated) = text
-        .get(..start)
-        .zip(text.get(end..))
-        .map(|(head, tail)| format!("{head}{replacement}{tail}"))
-    else {
+    let Some((_, after)) = mutated_values(region, op, replacement, edition) else {
         return false;
     };
-    let Some(mutated) = parse_expression(&mutated, edition) else {
-        return false;
-    };
-    let mut after = Vec::new();
-    if values(&mutated, &mut after).is_none() {
-        return false;
-    }
     let low = before.iter().copied().min().unwrap_or(0).min(0);
     let high = before.iter().copied().max().unwrap_or(0).max(0);
     after.iter().all(|v| (low..=high).contains(v))
+}
+
+/// The value of the constant run `region` with the text at `op` replaced
+/// by `replacement`, and every value on the way; `None` when it is not
+/// integer arithmetic that can be evaluated.
+pub(super) fn mutated_values(
+    region: &SyntaxNode,
+    op: TextRange,
+    replacement: &str,
+    edition: ra_ap_syntax::Edition,
+) -> Option<(i128, Vec<i128>)> {
+    let text = region.text().to_string();
+    let start = u32::from(op.start().checked_sub(region.text_range().start())?) as usize;
+    let end = u32::from(op.end().checked_sub(region.text_range().start())?) as usize;
+    let mutated = format!("{}{replacement}{}", text.get(..start)?, text.get(end..)?);
+    let mutated = parse_expression(&mutated, edition)?;
+    let mut after = Vec::new();
+    let value = values(&mutated, &mut after)?;
+    Some((value, after))
 }
 
 /// `text` parsed as one expression, when it parses without error.

@@ -517,10 +517,10 @@ impl Walker<'_> {
         }) {
             region = parent;
         }
-        if let Some(why) = const_context(&region) {
-            return Switch::Alone(why);
-        }
         let edition = ra_edition(self.source_file.edition);
+        if let Some(why) = const_context(&region) {
+            return const_uses(&region, op, edition).unwrap_or(Switch::Alone(why));
+        }
         if is_constant(&region) && !constant::mutation_fits(&region, op.0, op.1, edition) {
             return Switch::Alone(
                 "its operands are constants, whose arithmetic the compiler checks at build time",
@@ -583,6 +583,12 @@ impl Walker<'_> {
 /// reach), if it does: const and static initialisers, const generics, array
 /// lengths, enum discriminants, const blocks, const fns.
 fn const_context(node: &SyntaxNode) -> Option<&'static str> {
+    const_context_at(node).map(|(_, why)| why)
+}
+
+/// The innermost node (`node` or an ancestor) that makes `node` evaluated
+/// at compile time, and why.
+fn const_context_at(node: &SyntaxNode) -> Option<(SyntaxNode, &'static str)> {
     let mut child = node.clone();
     for ancestor in node.ancestors() {
         let why = match ancestor.kind() {
@@ -610,12 +616,142 @@ fn const_context(node: &SyntaxNode) -> Option<&'static str> {
             }
             _ => None,
         };
-        if why.is_some() {
-            return why;
+        if let Some(why) = why {
+            return Some((ancestor, why));
         }
         child = ancestor;
     }
     None
+}
+
+/// The switch of a mutant at `node` (the text at `op.0` replaced by `op.1`)
+/// in the initialiser of a const item local to a block (`const
+/// DAYS_PER_400Y: i64 = 365 * 400 + 97;` in a function), when every use of
+/// the item in that block is a bare name in run-time code: not in a
+/// pattern, a type, an array length, another constant or a macro's
+/// arguments, and no other item or binding there has its name. rustc
+/// rejects at build time what it can compute to overflow or panic, which a
+/// switch would hide: no use is an index or a shift amount, or in a run of
+/// constants, and one used as a divisor must evaluate, with the mutant, to
+/// neither 0 nor -1. `None` otherwise (the mutant is built alone).
+fn const_uses(
+    node: &SyntaxNode,
+    op: (TextRange, &str),
+    edition: ra_ap_syntax::Edition,
+) -> Option<Switch> {
+    // The innermost compile-time context must be the item itself, and the
+    // item must be in run-time code.
+    let (innermost, _) = const_context_at(node)?;
+    let item = ast::Const::cast(innermost)?;
+    if item
+        .syntax()
+        .parent()
+        .and_then(|p| const_context(&p))
+        .is_some()
+    {
+        return None;
+    }
+    let scope = item
+        .syntax()
+        .parent()
+        .filter(|p| p.kind() == SyntaxKind::STMT_LIST)?;
+    let name = item.name()?;
+    item.ty()?;
+    let value = constant::mutated_values(item.body()?.syntax(), op.0, op.1, edition)
+        .map(|(value, _)| value);
+    let text = name.text().to_string();
+    let mut uses = Vec::new();
+    for token in scope
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+    {
+        if token.kind() != SyntaxKind::IDENT || token.text() != text {
+            continue;
+        }
+        let parent = token.parent()?;
+        if parent == *name.syntax() {
+            continue;
+        }
+        // A bare path expression `NAME`, in run-time code.
+        let path = parent
+            .parent()
+            .filter(|s| s.kind() == SyntaxKind::PATH_SEGMENT)?
+            .parent()
+            .and_then(ast::Path::cast)?;
+        let expression = path
+            .syntax()
+            .parent()
+            .filter(|p| p.kind() == SyntaxKind::PATH_EXPR)?;
+        if parent.kind() != SyntaxKind::NAME_REF
+            || path.qualifier().is_some()
+            || const_context(&expression).is_some()
+            || !checked_only_at_run_time(&expression, value)
+        {
+            return None;
+        }
+        uses.push(text_range(parent.text_range()));
+    }
+    if uses.is_empty() {
+        return None;
+    }
+    Some(Switch::ConstUses {
+        item: text_range(item.syntax().text_range()),
+        name: text_range(name.syntax().text_range()),
+        uses,
+    })
+}
+
+/// Whether a use of a constant (`use`), whose value with the mutant is
+/// `value` when known, leaves rustc nothing to compute at build time that
+/// could overflow or panic: it is not an index, a shift amount, a divisor
+/// that may be 0 or -1, or in a run of constants.
+fn checked_only_at_run_time(use_: &SyntaxNode, value: Option<i128>) -> bool {
+    let parent = use_.parent();
+    if parent
+        .as_ref()
+        .is_some_and(|p| p.kind() == SyntaxKind::INDEX_EXPR)
+    {
+        return false;
+    }
+    if let Some(bin) = parent.clone().and_then(ast::BinExpr::cast) {
+        let is_rhs = bin.rhs().is_some_and(|rhs| rhs.syntax() == use_);
+        let (ast::BinaryOp::ArithOp(arith) | ast::BinaryOp::Assignment { op: Some(arith) }) = bin
+            .op_kind()
+            .unwrap_or(ast::BinaryOp::Assignment { op: None })
+        else {
+            return !is_constant_run(use_);
+        };
+        match arith {
+            ast::ArithOp::Shl | ast::ArithOp::Shr if is_rhs => return false,
+            ast::ArithOp::Div | ast::ArithOp::Rem
+                if is_rhs && !value.is_some_and(|v| v != 0 && v != -1) =>
+            {
+                return false
+            }
+            _ => {}
+        }
+    }
+    !is_constant_run(use_)
+}
+
+/// Whether the run of operators around `node` (as an operator switch would
+/// take it) is made of constants only.
+fn is_constant_run(node: &SyntaxNode) -> bool {
+    let mut region = node.clone();
+    while let Some(parent) = region.parent().filter(|p| {
+        matches!(
+            p.kind(),
+            SyntaxKind::BIN_EXPR
+                | SyntaxKind::PREFIX_EXPR
+                | SyntaxKind::CAST_EXPR
+                | SyntaxKind::PAREN_EXPR
+                | SyntaxKind::RANGE_EXPR
+                | SyntaxKind::REF_EXPR
+        )
+    }) {
+        region = parent;
+    }
+    is_constant(&region)
 }
 
 /// Whether an expression is made of literals and constants only (names in

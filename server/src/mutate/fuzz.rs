@@ -306,6 +306,20 @@ fn check_mutant(code: &str, index: &SourceIndex, mutant: &Mutant) -> Result<(), 
                 mutant.name
             );
         }
+        Switch::ConstUses { item, name, uses } => {
+            prop_assert!(
+                item.start <= name.start && name.end <= range.start && range.end <= item.end,
+                "{}: const item {item:?} does not hold its name {name:?} and {range:?}",
+                mutant.name
+            );
+            for used in uses {
+                prop_assert!(
+                    used.end <= item.start || item.end <= used.start,
+                    "{}: a use {used:?} is inside the item {item:?}",
+                    mutant.name
+                );
+            }
+        }
         Switch::Alone(_) => {}
     }
     let applied = apply(code, &mutant.diff()).map_err(|err| {

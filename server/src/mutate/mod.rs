@@ -116,6 +116,16 @@ pub enum Switch {
     /// A deleted match arm: a guard inserted at this byte offset (the end
     /// of the arm's pattern) turns the arm off at run time.
     ArmGuard { at: usize },
+    /// A mutant in the initialiser of a const item local to a block, every
+    /// use of which is a run-time value: a copy of the item under another
+    /// name holds the mutant (`const __mutiny_c17: i64 = 365 + 400;`), and
+    /// each use (byte ranges of the name) chooses the copy or the original
+    /// at run time. `item` is the whole item, `name` its name.
+    ConstUses {
+        item: Range<usize>,
+        name: Range<usize>,
+        uses: Vec<Range<usize>>,
+    },
     /// Only a build of its own can hold this mutant; why.
     Alone(&'static str),
 }

@@ -59,11 +59,26 @@ impl Switched {
     }
 }
 
+/// What a site holds. For equal ranges the order puts an expression
+/// around the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// An expression: each mutant's branch, then the original.
+    Expression,
+    /// Guards inserted after a match arm's pattern.
+    Guard,
+    /// Copies of a local const item, each under another name with one
+    /// mutant applied, inserted after it.
+    ConstItems,
+    /// A use of such a const: each copy's name, then the original.
+    ConstUse,
+}
+
 /// A place in the original text where switched mutants go.
 #[derive(Debug)]
 struct Site<'a> {
     range: Range<usize>,
-    guard: bool,
+    kind: Kind,
     body: bool,
     mutants: Vec<(u32, &'a Mutant)>,
     children: Vec<Site<'a>>,
@@ -71,31 +86,45 @@ struct Site<'a> {
 
 impl Site<'_> {
     fn contains(&self, other: &Site) -> bool {
-        !self.guard && self.range.start <= other.range.start && other.range.end <= self.range.end
+        self.kind == Kind::Expression
+            && self.range.start <= other.range.start
+            && other.range.end <= self.range.end
     }
+}
+
+/// The name of the copy of a const item that holds mutant `id`.
+fn const_copy(id: u32) -> String {
+    format!("__MUTINY_C{id}")
 }
 
 /// Renders `code` with `mutants` (id, mutant) switched in. Mutants whose
 /// switch is `Alone` must not be given.
 pub fn render(code: &str, mutants: &[(u32, &Mutant)]) -> Switched {
-    let mut grouped: BTreeMap<(usize, std::cmp::Reverse<usize>, bool), Site> = BTreeMap::new();
+    let mut grouped: BTreeMap<(usize, std::cmp::Reverse<usize>, Kind), Site> = BTreeMap::new();
     for &(id, mutant) in mutants {
-        let (range, guard, body) = match &mutant.switch {
-            Switch::Expression { site, body } => (site.clone(), false, *body),
-            Switch::ArmGuard { at } => (*at..*at, true, false),
+        let places: Vec<(Range<usize>, Kind, bool)> = match &mutant.switch {
+            Switch::Expression { site, body } => vec![(site.clone(), Kind::Expression, *body)],
+            Switch::ArmGuard { at } => vec![(*at..*at, Kind::Guard, false)],
+            Switch::ConstUses { item, uses, .. } => {
+                std::iter::once((item.end..item.end, Kind::ConstItems, false))
+                    .chain(uses.iter().map(|u| (u.clone(), Kind::ConstUse, false)))
+                    .collect()
+            }
             Switch::Alone(_) => continue,
         };
-        let site = grouped
-            .entry((range.start, std::cmp::Reverse(range.end), guard))
-            .or_insert_with(|| Site {
-                range,
-                guard,
-                body: false,
-                mutants: Vec::new(),
-                children: Vec::new(),
-            });
-        site.body |= body;
-        site.mutants.push((id, mutant));
+        for (range, kind, body) in places {
+            let site = grouped
+                .entry((range.start, std::cmp::Reverse(range.end), kind))
+                .or_insert_with(|| Site {
+                    range,
+                    kind,
+                    body: false,
+                    mutants: Vec::new(),
+                    children: Vec::new(),
+                });
+            site.body |= body;
+            site.mutants.push((id, mutant));
+        }
     }
     let mut rejected = Vec::new();
     let mut roots: Vec<Site> = Vec::new();
@@ -109,7 +138,7 @@ pub fn render(code: &str, mutants: &[(u32, &Mutant)]) -> Switched {
             .last()
             .and_then(|top| top.children.last())
             .or(roots.last().filter(|_| stack.is_empty()))
-            .is_some_and(|previous| previous.range.end > site.range.start && !previous.guard);
+            .is_some_and(|previous| previous.range.end > site.range.start);
         if overlaps {
             rejected.extend(site.mutants.iter().map(|(id, _)| *id));
             continue;
@@ -179,11 +208,38 @@ impl Renderer<'_> {
     fn site(&mut self, site: &Site) {
         self.depth += 1;
         let start = self.text.len();
-        if site.guard {
+        if site.kind == Kind::Guard {
             for (id, _) in &site.mutants {
                 self.text
                     .push_str(&format!(" if !crate::{MODULE}::on({id})"));
             }
+        } else if site.kind == Kind::ConstItems {
+            // Each copy: the item with its name changed and the mutant
+            // applied (sites inside a const item are never switched).
+            for (id, mutant) in &site.mutants {
+                let Switch::ConstUses { item, name, .. } = &mutant.switch else {
+                    continue;
+                };
+                self.text.push(' ');
+                let branch = self.text.len();
+                self.text.push_str(&self.code[item.start..name.start]);
+                self.text.push_str(&const_copy(*id));
+                self.text.push_str(&self.code[name.end..mutant.range.start]);
+                self.text.push_str(&mutant.replacement);
+                self.text.push_str(&self.code[mutant.range.end..item.end]);
+                self.blame.push((branch..self.text.len(), vec![*id]));
+            }
+        } else if site.kind == Kind::ConstUse {
+            self.text.push('(');
+            for (id, _) in &site.mutants {
+                self.text.push_str(&format!(
+                    "if crate::{MODULE}::on({id}) {{ {} }} else ",
+                    const_copy(*id)
+                ));
+            }
+            self.text.push_str("{ ");
+            self.text.push_str(&self.code[site.range.clone()]);
+            self.text.push_str(" })");
         } else {
             if !site.body {
                 self.text.push('(');
@@ -550,6 +606,84 @@ mod tests {
             };
             assert_eq!(why, expected, "{description}");
         }
+    }
+
+    #[test]
+    fn a_local_consts_mutants_go_in_copies_chosen_at_its_uses() {
+        let code = "fn days(n: i64, m: i64) -> i64 {\n    const PER_400Y: i64 = 365 * 400 + 97;\n    n * PER_400Y + m % PER_400Y\n}\n";
+        let (mutants, out) = switched(code);
+        let at = code.find("365 *").unwrap() + 4;
+        let index = mutants
+            .iter()
+            .position(|m| m.range.start == at && m.replacement == "+")
+            .unwrap();
+        let Switch::ConstUses { uses, .. } = &mutants[index].switch else {
+            panic!("{:?}", mutants[index].switch);
+        };
+        assert_eq!(uses.len(), 2);
+        let id = index + 1;
+        assert!(
+            out.text
+                .contains(&format!("const __MUTINY_C{id}: i64 = 365 + 400 + 97;")),
+            "{}",
+            out.text
+        );
+        assert!(
+            out.text.contains(&format!(
+                "if crate::__mutiny_switch::on({id}) {{ __MUTINY_C{id} }} else"
+            )),
+            "{}",
+            out.text
+        );
+        assert_eq!(out.text.matches("{ PER_400Y })").count(), 2, "{}", out.text);
+        assert!(
+            crate::mutate::parse_errors(&out.text, Edition::E2021).is_empty(),
+            "{}",
+            out.text
+        );
+        // A compiler error in a copy is blamed on its mutant alone.
+        let copy = out.text.find(&format!("__MUTINY_C{id}:")).unwrap();
+        assert_eq!(out.blame(copy), vec![id as u32]);
+    }
+
+    #[test]
+    fn a_local_const_used_in_a_pattern_a_macro_or_a_length_stays_alone() {
+        for code in [
+            "fn f(x: i64) -> bool {\n    const K: i64 = 2 + 3;\n    x == K || matches!(x, K)\n}\n",
+            "fn g(x: i64) -> i64 {\n    const K: i64 = 2 + 3;\n    match x { K => 1, _ => x * K }\n}\n",
+            "fn h() -> usize {\n    const K: usize = 2 + 2;\n    [0u8; K].len() + K\n}\n",
+            "const K: i64 = 2 + 3;\nfn k(x: i64) -> i64 {\n    x * K\n}\n",
+            // What rustc computes at build time: a shift amount, a value
+            // handed on alone (it may meet other constants later).
+            "fn s(x: u64) -> u64 {\n    const K: u32 = 2 + 61;\n    x >> K\n}\n",
+            "fn c(x: i64) -> i64 {\n    const K: i64 = 2 + 3;\n    x.pow(K as u32) + g(K)\n}\n",
+        ] {
+            let mutants = mutants_of(code);
+            let at = code.find("2 + ").unwrap() + 2;
+            let inside = mutants.iter().find(|m| m.range.start == at).unwrap();
+            assert!(
+                matches!(inside.switch, Switch::Alone(why) if why.contains("const item")),
+                "{code}: {:?}",
+                inside.switch
+            );
+        }
+    }
+
+    #[test]
+    fn a_local_const_used_as_a_divisor_is_switched_only_for_mutants_not_0() {
+        let code = "fn d(x: i64) -> i64 {\n    const K: i64 = 1 % 2;\n    x / K\n}\n";
+        let mutants = mutants_of(code);
+        let at = code.find("1 % 2").unwrap() + 2;
+        let switch = |replacement: &str| {
+            let mutant = mutants
+                .iter()
+                .find(|m| m.range.start == at && m.replacement == replacement)
+                .unwrap();
+            matches!(mutant.switch, Switch::ConstUses { .. })
+        };
+        // 1 / 2 is 0: `x / 0` fails the build.
+        assert!(!switch("/"));
+        assert!(switch("+"));
     }
 
     #[test]
