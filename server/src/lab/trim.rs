@@ -46,10 +46,8 @@ impl LeftOut {
             no_default_features: cargo.no_default_features,
             platform: host_triple(root),
         };
-        // A member's docs may include the workspace's README (and its
-        // doctests): the root's own files count for every member.
         let named = |dir: &Path, benches: &[PathBuf], name: &str| {
-            named_outside_benches(dir, benches, name) || top_level_names(root, name)
+            named_outside_benches(dir, root, benches, name)
         };
         LeftOut::from(workspace::unneeded_dev_dependencies(root, features, named))
     }
@@ -110,25 +108,51 @@ fn host_triple(dir: &Path) -> Option<String> {
     Some(host.trim().to_owned())
 }
 
-/// Whether any file under `dir` but the benchmark roots `benches` names
-/// `name` as a whole word (in code, a doctest, a comment: any mention
-/// keeps the dependency). Build output, VCS data and mutiny's output are
-/// not read.
-pub fn named_outside_benches(dir: &Path, benches: &[PathBuf], name: &str) -> bool {
-    let mut stack = vec![dir.to_owned()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            // Unreadable: cannot tell, so it may name it.
+/// Whether a file of the package at `dir` (or one directly in the
+/// workspace's `root`) but the benchmark roots `benches` names `name` as a
+/// whole word: a Rust file (in code, a doctest, a comment: any mention
+/// keeps the dependency), or another file that a Rust file names (its
+/// examples are doctests when `#![doc = include_str!("../README.md")]`
+/// includes it). Build output, VCS data and mutiny's output are not read.
+pub fn named_outside_benches(dir: &Path, root: &Path, benches: &[PathBuf], name: &str) -> bool {
+    let Some(mut files) = package_files(dir) else {
+        // Unreadable: cannot tell, so it may name it.
+        return true;
+    };
+    // A member's docs may include the workspace's README.
+    if root != dir {
+        let Some(top) = top_level_files(root) else {
             return true;
         };
-        for entry in entries.flatten() {
+        files.extend(top);
+    }
+    files.retain(|path| !benches.contains(path) && !is_manifest(path));
+    let (rust, other): (Vec<PathBuf>, Vec<PathBuf>) = files
+        .into_iter()
+        .partition(|path| path.extension().is_some_and(|e| e == "rs"));
+    if rust.iter().any(|path| file_names(path, name)) {
+        return true;
+    }
+    other.iter().any(|path| {
+        let included = match path.file_name().and_then(|n| n.to_str()) {
+            Some(file_name) => rust.iter().any(|rs| file_names(rs, file_name)),
+            None => true,
+        };
+        included && file_names(path, name)
+    })
+}
+
+/// The files under `dir` but those of nested packages (a path dependency
+/// inside it), hidden directories, build output and mutiny's output;
+/// `None` when a directory cannot be read.
+fn package_files(dir: &Path) -> Option<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).ok()?.flatten() {
             let path = entry.path();
-            let Ok(file_type) = entry.file_type() else {
-                return true;
-            };
+            let file_type = entry.file_type().ok()?;
             if file_type.is_dir() {
-                // Another package's files (a nested path dependency)
-                // are not this package's.
                 let nested = path.join("Cargo.toml").is_file();
                 let skipped = nested
                     || entry.file_name().to_str().is_none_or(|name| {
@@ -138,16 +162,12 @@ pub fn named_outside_benches(dir: &Path, benches: &[PathBuf], name: &str) -> boo
                 if !skipped {
                     stack.push(path);
                 }
-            } else if file_type.is_file()
-                && !benches.contains(&path)
-                && !is_manifest(&path)
-                && file_names(&path, name)
-            {
-                return true;
+            } else if file_type.is_file() {
+                files.push(path);
             }
         }
     }
-    false
+    Some(files)
 }
 
 /// Cargo's own files, which name every dependency.
@@ -158,17 +178,16 @@ fn is_manifest(path: &Path) -> bool {
     )
 }
 
-/// Whether a file directly in `dir` names `name` as a whole word.
-fn top_level_names(dir: &Path, name: &str) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return true;
-    };
-    entries.flatten().any(|entry| {
-        let path = entry.path();
-        entry.file_type().is_ok_and(|t| t.is_file())
-            && !is_manifest(&path)
-            && file_names(&path, name)
-    })
+/// The files directly in `dir`; `None` when it cannot be read.
+fn top_level_files(dir: &Path) -> Option<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).ok()?;
+    Some(
+        entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+            .map(|entry| entry.path())
+            .collect(),
+    )
 }
 
 /// Whether the file at `path` names `name` as a whole word.
@@ -237,6 +256,7 @@ mod tests {
         std::fs::write(root.join("target/debug/x.d"), "criterion\n").unwrap();
         assert!(!named_outside_benches(
             root,
+            root,
             std::slice::from_ref(&bench),
             "criterion"
         ));
@@ -250,6 +270,7 @@ mod tests {
         std::fs::write(root.join("timer/src/lib.rs"), "//! criterion's kin\n").unwrap();
         assert!(!named_outside_benches(
             root,
+            root,
             std::slice::from_ref(&bench),
             "criterion"
         ));
@@ -257,12 +278,36 @@ mod tests {
         std::fs::write(root.join("benches/common.rs"), "criterion::black_box(1);\n").unwrap();
         assert!(named_outside_benches(
             root,
+            root,
             std::slice::from_ref(&bench),
             "criterion"
         ));
         std::fs::remove_file(root.join("benches/common.rs")).unwrap();
-        // So does a README whose examples may be doctests.
+        // A README counts when a Rust file includes it: its examples are
+        // doctests then.
         std::fs::write(root.join("README.md"), "Benchmarks use criterion.\n").unwrap();
-        assert!(named_outside_benches(root, &[bench], "criterion"));
+        assert!(!named_outside_benches(
+            root,
+            root,
+            std::slice::from_ref(&bench),
+            "criterion"
+        ));
+        std::fs::write(
+            root.join("src/lib.rs"),
+            "#![doc = include_str!(\"../README.md\")]\npub fn f() {}\n",
+        )
+        .unwrap();
+        assert!(named_outside_benches(
+            root,
+            root,
+            std::slice::from_ref(&bench),
+            "criterion"
+        ));
+        // So does the workspace's, for a member.
+        let member = root.join("timer");
+        std::fs::write(member.join("src/lib.rs"), "//! See ../README.md\n").unwrap();
+        assert!(named_outside_benches(&member, root, &[], "criterion"));
+        std::fs::write(member.join("src/lib.rs"), "//! the timer\n").unwrap();
+        assert!(!named_outside_benches(&member, root, &[], "criterion"));
     }
 }
