@@ -1376,42 +1376,53 @@ fn expected_list(fixture_name: &str, verdict: &str) -> Vec<String> {
 }
 
 /// Doctests, which rustdoc compiles one by one, and each a program of its
-/// own: a mutant runs only those whose programs reached its code in the
-/// baseline, filtered by name, whether they document its function or not;
-/// the verdicts stay cargo-mutants'.
+/// own: the baseline run keeps their programs, and a mutant runs only the
+/// programs of the doctests that reached its code in that run, whether
+/// they document its function or not, with no doctest compiled again. A
+/// `should_panic` doctest (rustdoc judges how it fails) is run by `cargo
+/// test --doc`, filtered by name. The verdicts stay cargo-mutants'.
 #[test]
-fn doctests_run_only_those_whose_programs_reached_the_mutants_code() {
+fn doctests_run_only_the_kept_programs_that_reached_the_mutants_code() {
     let run = run(&fixture("doctests"), &[]);
     run.assert_exit(2);
     assert_cargo_mutants_lists(&run, "doctests");
     // (cargo is named by its path)
-    let all = "cargo test --doc --package=doctests@0.1.0\n";
-    let only = |name: &str, filter: &str, result: &str| {
+    let cargo_doc = "cargo test --doc --package=doctests@0.1.0";
+    let kept = |name: &str, programs: &str, result: &str| {
         let (_, log) = outcome_and_log(&run, name);
-        let filtered = format!("cargo test --doc --package=doctests@0.1.0 -- {filter}\n");
+        let ran = format!("from the programs rustdoc kept: {programs}\n");
         let (_, after) = log
-            .split_once(&filtered)
-            .unwrap_or_else(|| panic!("no doctest run filtered to {filter} in\n{log}"));
+            .split_once(&ran)
+            .unwrap_or_else(|| panic!("no kept doctest program ran for {programs} in\n{log}"));
         assert!(after.contains(result), "{log}");
-        assert!(!log.contains(all), "{log}");
+        assert!(
+            !log.contains(cargo_doc),
+            "a doctest was compiled again:\n{log}"
+        );
     };
-    only(
+    kept(
         "src/lib.rs:13:5: replace is_even -> bool with true",
-        "is_even",
+        "src_lib_rs_8_0",
         "*** result: Failure(101)",
     );
     // Missed by the one doctest that reaches it: no other doctest runs.
-    only(
+    kept(
         "src/lib.rs:33:10: replace > with < in larger",
-        "larger",
+        "src_lib_rs_28_0",
         "*** result: Success",
     );
     // No doctest documents `half`; `quarter`'s reaches it.
-    only(
+    kept(
         "src/lib.rs:51:7: replace / with * in half",
-        "quarter",
+        "src_lib_rs_42_0",
         "*** result: Failure(101)",
     );
+    let (_, log) = outcome_and_log(&run, "src/lib.rs:61:7: replace / with * in divide");
+    let filtered = format!("{cargo_doc} -- divide\n");
+    let (_, after) = log
+        .split_once(&filtered)
+        .unwrap_or_else(|| panic!("no doctest run filtered to divide in\n{log}"));
+    assert!(after.contains("*** result: Failure(101)"), "{log}");
 }
 
 #[test]

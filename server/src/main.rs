@@ -172,6 +172,9 @@ pub fn narrow(mut mutants: Vec<Mutant>, args: &NarrowArgs, config: &Config) -> R
 fn main() -> ExitCode {
     // Started to launch one of mutiny's commands: becomes that command.
     mutiny::lab::launch_if_asked();
+    // Started by cargo as rustdoc, to keep the doctests' programs: becomes
+    // rustdoc.
+    mutiny::lab::wrap_rustdoc_if_asked();
     // Bad arguments exit 1, as in cargo-mutants (clap's own code, 2, is
     // the code for missed mutants: a CI job would read a typo as results).
     let cli = match Cli::try_parse() {

@@ -31,6 +31,7 @@ use cargo::{CargoOptions, PackageArgs, TestScope};
 use process::Ended;
 pub use process::{launch_if_asked, use_launcher};
 use scratch::{CopyOptions, ScratchTree};
+pub use switched::wrap_rustdoc_if_asked;
 pub use timeouts::Timeouts;
 
 /// A flag that stops a run: jobs stop taking mutants and running commands

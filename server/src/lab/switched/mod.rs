@@ -8,6 +8,7 @@
 //! path, as are those no switch can hold; the log of each says which path
 //! it took and why.
 
+mod doctests;
 mod messages;
 mod reach;
 mod render;
@@ -32,6 +33,8 @@ use crate::workspace::Package;
 use messages::TestBinary;
 use reach::Reach;
 use render::Switched;
+
+pub use doctests::wrap_rustdoc_if_asked;
 
 /// A traced baseline run of a test binary that used more CPU time than
 /// this runs again without the trace, for the times its limits come from.
@@ -66,6 +69,8 @@ struct Known {
     baseline_cpu: Option<Duration>,
     /// Doctests: the names of those that passed in the baseline.
     doctest_names: Vec<String>,
+    /// Doctests: the programs rustdoc kept in the baseline run.
+    doctest_programs: doctests::Programs,
     /// The switch ids it reached in the baseline, and which of its tests
     /// reached each; `None` when no baseline ran.
     reached: Option<Reach>,
@@ -507,6 +512,7 @@ impl Lab {
                     baseline: None,
                     baseline_cpu: None,
                     doctest_names: Vec::new(),
+                    doctest_programs: doctests::Programs::default(),
                     reached: None,
                 });
             }
@@ -517,6 +523,7 @@ impl Lab {
                     baseline: None,
                     baseline_cpu: None,
                     doctest_names: Vec::new(),
+                    doctest_programs: doctests::Programs::default(),
                     reached: None,
                 });
             }
@@ -577,6 +584,7 @@ impl Lab {
             known.baseline = Some(duration);
             known.baseline_cpu = cpu;
             known.doctest_names = run.passed;
+            known.doctest_programs = run.programs;
             known.reached = Some(run.reached);
             if !status.is_success() {
                 test_phase.process_status = status;
@@ -610,12 +618,20 @@ impl Lab {
         let before = log.metadata().map(|m| m.len()).unwrap_or(0);
         let trace = trace_dir(root).join(format!("{number}.ids"));
         let _ = std::fs::remove_file(&trace);
-        let trace_env = (
+        let mut extra = vec![(
             render::TRACE_VAR.to_owned(),
             trace.to_string_lossy().into_owned(),
-        );
+        )];
+        // rustdoc keeps the doctests' programs for the mutants' runs.
+        let kept = trace_dir(root).join(format!("doctests-{number}"));
+        if matches!(known.runner, Runner::Doctests(_)) {
+            let _ = std::fs::remove_dir_all(&kept);
+            if std::fs::create_dir_all(&kept).is_ok() {
+                extra.extend(doctests::persisting_env(&kept).unwrap_or_default());
+            }
+        }
         let start = Instant::now();
-        let (argv, measured) = self.unmutated_run(known, root, Some(trace_env), log, cancel)?;
+        let (argv, measured) = self.unmutated_run(known, root, extra, log, cancel)?;
         let Ended::Status(status) = measured.ended else {
             return Ok(None);
         };
@@ -638,9 +654,40 @@ impl Lab {
                 Reach::parse(&trace, &reach::test_names(&output)),
             ),
         };
+        let mut programs = doctests::Programs::default();
+        if matches!(known.runner, Runner::Doctests(_)) && status.is_success() {
+            programs = doctests::Programs::find(&kept, &passed);
+            let timeout = self.options.timeouts.binary_timeout(Some(start.elapsed()));
+            let mut cancelled = false;
+            programs.check(|program| -> Result<Option<Duration>> {
+                writeln!(log, "\n*** does this doctest succeed alone? (once per run)")?;
+                let (cwd, env) = self.doctest_program_context(known, root, 0);
+                let argv = vec![program.to_string_lossy().into_owned()];
+                let spec = Spec {
+                    argv: &argv,
+                    env: &env,
+                    cwd: &cwd,
+                    timeout: Some(timeout),
+                    cpu_timeout: None,
+                    niceness: self.options.niceness,
+                };
+                let began = Instant::now();
+                match process::run(&spec, log, None, cancel)? {
+                    Ended::Status(status) => Ok(status.is_success().then(|| began.elapsed())),
+                    Ended::Cancelled => {
+                        cancelled = true;
+                        Ok(None)
+                    }
+                }
+            })?;
+            if cancelled {
+                return Ok(None);
+            }
+        }
         Ok(Some(TracedRun {
             status,
             passed,
+            programs,
             cpu: measured.cpu,
             duration: start.elapsed(),
             reached,
@@ -659,7 +706,7 @@ impl Lab {
     ) -> Result<Option<(Duration, Option<Duration>)>> {
         writeln!(log, "\n*** again without the trace, for its times:")?;
         let start = Instant::now();
-        let (_, measured) = self.unmutated_run(known, root, None, log, cancel)?;
+        let (_, measured) = self.unmutated_run(known, root, Vec::new(), log, cancel)?;
         Ok(match measured.ended {
             Ended::Status(_) => Some((start.elapsed(), measured.cpu)),
             Ended::Cancelled => None,
@@ -672,7 +719,7 @@ impl Lab {
         &self,
         known: &Known,
         root: &Path,
-        extra: Option<(String, String)>,
+        extra: Vec<(String, String)>,
         log: &mut File,
         cancel: &Cancel,
     ) -> Result<(Vec<String>, process::Measured)> {
@@ -688,6 +735,23 @@ impl Lab {
         };
         let measured = process::run_measured(&spec, log, None, cancel)?;
         Ok((argv, measured))
+    }
+
+    /// The working directory and environment rustdoc gives the programs of
+    /// doctests runner `known`'s doctests, with switch `id` on.
+    fn doctest_program_context(
+        &self,
+        known: &Known,
+        root: &Path,
+        id: u32,
+    ) -> (PathBuf, Vec<(String, String)>) {
+        let package = self.packages.iter().find(|p| p.name == known.package);
+        let dir = package.map_or_else(|| root.to_owned(), |p| root.join(&p.dir));
+        let mut env = self.command_env(root, id);
+        if let Some(package) = package {
+            env.extend(package_env(package, &dir));
+        }
+        (dir, env)
     }
 
     /// The command line, working directory and environment of a runner with
@@ -881,6 +945,8 @@ struct TracedRun {
     status: ProcessStatus,
     /// The doctests that passed, by name (for a doctests runner).
     passed: Vec<String>,
+    /// The doctests' programs rustdoc kept (for a doctests runner).
+    programs: doctests::Programs,
     duration: Duration,
     /// The CPU time it used, where measured.
     cpu: Option<Duration>,
@@ -1056,7 +1122,13 @@ struct Deferred {
 
 /// A doctests runner that reaches a mutant: its index, baseline time, the
 /// names of its doctests and which of them reached what.
-type DoctestsReaching<'a> = (usize, Option<Duration>, &'a [String], Option<&'a Reach>);
+type DoctestsReaching<'a> = (
+    usize,
+    Option<Duration>,
+    &'a [String],
+    Option<&'a Reach>,
+    &'a doctests::Programs,
+);
 
 /// What the baseline run of a doctests runner found.
 #[derive(Clone)]
@@ -1066,6 +1138,8 @@ struct DoctestsBaseline {
     reached: Reach,
     /// The doctests that passed, by name.
     names: Vec<String>,
+    /// Their programs rustdoc kept.
+    programs: doctests::Programs,
 }
 
 enum DeferredState {
@@ -1225,6 +1299,7 @@ impl SwitchedTests<'_> {
                 reached,
                 argv,
                 passed,
+                programs,
                 ..
             } = run;
             if !status.is_success() {
@@ -1250,6 +1325,7 @@ impl SwitchedTests<'_> {
                     time: duration,
                     reached,
                     names,
+                    programs,
                 },
             );
         }
@@ -1412,6 +1488,7 @@ impl SwitchedTests<'_> {
                                     Some(baseline.time),
                                     baseline.names.as_slice(),
                                     Some(&baseline.reached),
+                                    &baseline.programs,
                                 ))
                             })
                             .collect();
@@ -1429,13 +1506,25 @@ impl SwitchedTests<'_> {
                         .map(|&r| {
                             let known = &self.runners[r];
                             let names = known.doctest_names.as_slice();
-                            (r, known.baseline, names, known.reached.as_ref())
+                            let programs = &known.doctest_programs;
+                            (r, known.baseline, names, known.reached.as_ref(), programs)
                         })
                         .collect();
                 }
             }
             let mut order: Vec<(usize, Vec<String>, Option<Duration>)> = Vec::new();
-            for (r, time, names, reach) in reaching {
+            let mut kept = Vec::new();
+            for (r, time, names, reach, programs) in reaching {
+                // The programs rustdoc kept of the doctests that reached
+                // it, when every one has its program: no compiling.
+                let wrappers = reach.and_then(|reach| reach.doctest_wrappers_reaching(site));
+                if let Some(found) = wrappers
+                    .filter(|w| !w.is_empty())
+                    .and_then(|w| programs.of(&w))
+                {
+                    kept.push((r, found));
+                    continue;
+                }
                 // Each doctest is a program of its own: those that did not
                 // reach the mutant's code cannot catch it.
                 let narrowed: Option<Vec<String>> = reach
@@ -1465,6 +1554,17 @@ impl SwitchedTests<'_> {
                     order.push((r, first, time));
                 }
                 order.push((r, Vec::new(), time));
+            }
+            for (r, found) in kept {
+                if let Some(tested) = self.run_kept_doctests(
+                    r,
+                    &found,
+                    (id, cancel),
+                    &mut log,
+                    (&mut test_phase, &mut ran),
+                )? {
+                    return Ok(tested);
+                }
             }
             if let Some(tested) = self.run_in_order(
                 &order,
@@ -1548,6 +1648,54 @@ impl SwitchedTests<'_> {
         };
         lock(&self.alone).insert(key, status.is_success());
         Ok(Some(status.is_success()))
+    }
+
+    /// Runs the doctests' programs `found` (of doctests runner `r`, each
+    /// with its time alone) one by one with switch `id` on, as rustdoc runs
+    /// them, until one fails, into `test_phase`. `Some` only when cancelled.
+    fn run_kept_doctests(
+        &self,
+        r: usize,
+        found: &[(&str, &Path, Duration)],
+        (id, cancel): (u32, &Cancel),
+        log: &mut File,
+        (test_phase, ran): (&mut PhaseResult, &mut bool),
+    ) -> Result<Option<Tested>> {
+        let known = &self.runners[r];
+        let names: Vec<&str> = found
+            .iter()
+            .map(|(w, ..)| w.trim_start_matches("_doctest_main_"))
+            .collect();
+        writeln!(
+            log,
+            "\n*** the doctests that reached this code in the baseline run, from the programs rustdoc kept: {}",
+            names.join(", ")
+        )?;
+        let (dir, env) = self.lab.doctest_program_context(known, self.root, id);
+        for (_, program, alone) in found {
+            if !test_phase.process_status.is_success() {
+                break;
+            }
+            let argv = vec![program.to_string_lossy().into_owned()];
+            let spec = Spec {
+                argv: &argv,
+                env: &env,
+                cwd: &dir,
+                timeout: Some(self.lab.options.timeouts.binary_timeout(Some(*alone))),
+                cpu_timeout: None,
+                niceness: self.lab.options.niceness,
+            };
+            let start = Instant::now();
+            let ended = process::run(&spec, log, None, cancel)?;
+            *ran = true;
+            test_phase.duration += start.elapsed();
+            test_phase.argv = argv;
+            let Ended::Status(status) = ended else {
+                return Ok(Some(Tested::Cancelled));
+            };
+            test_phase.process_status = status;
+        }
+        Ok(None)
     }
 
     /// Runs `order` (runner, exact test, baseline time) with switch `id` on

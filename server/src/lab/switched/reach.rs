@@ -144,6 +144,22 @@ impl Reach {
         Some(reaching)
     }
 
+    /// The doctests whose programs reached site `id`, by the function
+    /// rustdoc wrapped each in; `None` when a program that is not known as
+    /// one doctest reached it too.
+    pub fn doctest_wrappers_reaching(&self, id: u32) -> Option<Vec<&str>> {
+        if self.unknown_programs.contains(&id) {
+            return None;
+        }
+        Some(
+            self.doctests
+                .iter()
+                .filter(|(_, ids)| ids.contains(&id))
+                .map(|(wrapper, _)| wrapper.as_str())
+                .collect(),
+        )
+    }
+
     /// Whether the baseline pinned site `id` to the tests that reach it.
     pub fn pinned(&self, id: u32) -> bool {
         self.all.contains(&id) && !self.unattributed.contains(&id)
@@ -153,7 +169,7 @@ impl Reach {
 /// Whether rustdoc's wrapper function `wrapper` (`_doctest_main_` then the
 /// file with each character other than a letter or digit made `_`, the
 /// line, a number) holds the doctest named `name` (`src/lib.rs - f (line 3)`).
-fn wraps(wrapper: &str, name: &str) -> bool {
+pub(super) fn wraps(wrapper: &str, name: &str) -> bool {
     let Some((file, rest)) = name.split_once(" - ") else {
         return false;
     };
@@ -298,6 +314,14 @@ mod tests {
         // A wrapper no doctest name matches.
         assert_eq!(reach.doctests_reaching(6, &names), None);
         assert_eq!(reach.doctests_reaching(9, &names), Some(vec![]));
+        assert_eq!(
+            reach.doctest_wrappers_reaching(2),
+            Some(vec![
+                "_doctest_main_src_lib_rs_30_0",
+                "_doctest_main_src_my_mod_rs_7_1"
+            ])
+        );
+        assert_eq!(reach.doctest_wrappers_reaching(5), None);
     }
 
     #[test]
