@@ -504,19 +504,7 @@ impl Walker<'_> {
     /// (`constant::mutation_fits`). `op` is the replaced token's range and
     /// its replacement.
     fn operator_switch(&self, node: &SyntaxNode, op: (TextRange, &str)) -> Switch {
-        let mut region = node.clone();
-        while let Some(parent) = region.parent().filter(|p| {
-            matches!(
-                p.kind(),
-                SyntaxKind::BIN_EXPR
-                    | SyntaxKind::PREFIX_EXPR
-                    | SyntaxKind::CAST_EXPR
-                    | SyntaxKind::RANGE_EXPR
-                    | SyntaxKind::REF_EXPR
-            )
-        }) {
-            region = parent;
-        }
+        let region = operator_run(node, false);
         let edition = ra_edition(self.source_file.edition);
         if let Some(why) = const_context(&region) {
             return const_uses(&region, op, edition).unwrap_or(Switch::Alone(why));
@@ -737,6 +725,13 @@ fn checked_only_at_run_time(use_: &SyntaxNode, value: Option<i128>) -> bool {
 /// Whether the run of operators around `node` (as an operator switch would
 /// take it) is made of constants only.
 fn is_constant_run(node: &SyntaxNode) -> bool {
+    is_constant(&operator_run(node, true))
+}
+
+/// The run of operators (binary, prefix, cast, range, reference) around
+/// `node`, up to the nearest call, block or statement; through parentheses
+/// too when `parenthesised`.
+fn operator_run(node: &SyntaxNode, parenthesised: bool) -> SyntaxNode {
     let mut region = node.clone();
     while let Some(parent) = region.parent().filter(|p| {
         matches!(
@@ -744,14 +739,13 @@ fn is_constant_run(node: &SyntaxNode) -> bool {
             SyntaxKind::BIN_EXPR
                 | SyntaxKind::PREFIX_EXPR
                 | SyntaxKind::CAST_EXPR
-                | SyntaxKind::PAREN_EXPR
                 | SyntaxKind::RANGE_EXPR
                 | SyntaxKind::REF_EXPR
-        )
+        ) || (parenthesised && p.kind() == SyntaxKind::PAREN_EXPR)
     }) {
         region = parent;
     }
-    is_constant(&region)
+    region
 }
 
 /// Whether an expression is made of literals and constants only (names in

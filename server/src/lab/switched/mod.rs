@@ -809,6 +809,25 @@ impl Lab {
     }
 }
 
+/// Runs one of a mutant's test commands into `log`, adding its time,
+/// command line and status to `test_phase`; false when cancelled.
+fn run_test_command(
+    spec: &Spec,
+    (log, cancel): (&mut File, &Cancel),
+    (test_phase, ran): (&mut PhaseResult, &mut bool),
+) -> Result<bool> {
+    let start = Instant::now();
+    let ended = process::run(spec, log, None, cancel)?;
+    *ran = true;
+    test_phase.duration += start.elapsed();
+    test_phase.argv = spec.argv.to_vec();
+    let Ended::Status(status) = ended else {
+        return Ok(false);
+    };
+    test_phase.process_status = status;
+    Ok(true)
+}
+
 /// A file the switched build rewrites.
 #[derive(Debug)]
 struct SwitchedFile {
@@ -1685,15 +1704,9 @@ impl SwitchedTests<'_> {
                 cpu_timeout: None,
                 niceness: self.lab.options.niceness,
             };
-            let start = Instant::now();
-            let ended = process::run(&spec, log, None, cancel)?;
-            *ran = true;
-            test_phase.duration += start.elapsed();
-            test_phase.argv = argv;
-            let Ended::Status(status) = ended else {
+            if !run_test_command(&spec, (log, cancel), (test_phase, ran))? {
                 return Ok(Some(Tested::Cancelled));
-            };
-            test_phase.process_status = status;
+            }
         }
         Ok(None)
     }
@@ -1731,16 +1744,10 @@ impl SwitchedTests<'_> {
                 niceness: self.lab.options.niceness,
             };
             let before = log.metadata().map(|m| m.len()).unwrap_or(0);
-            let start = Instant::now();
-            let ended = process::run(&spec, log, None, cancel)?;
-            *ran = true;
-            test_phase.duration += start.elapsed();
-            test_phase.argv = argv;
-            let Ended::Status(status) = ended else {
+            if !run_test_command(&spec, (log, cancel), (test_phase, ran))? {
                 return Ok(Some(Tested::Cancelled));
-            };
-            test_phase.process_status = status;
-            if let ProcessStatus::Failure(_) = status {
+            }
+            if let ProcessStatus::Failure(_) = test_phase.process_status {
                 let text = std::fs::read_to_string(log_path).unwrap_or_default();
                 let failed =
                     crate::outcome::failing_tests(text.get(before as usize..).unwrap_or_default());
