@@ -1096,7 +1096,9 @@ impl Drop for MemoryCgroup {
 /// A mutant whose test allocates without end, in a run held to 1 GiB (a
 /// memory cgroup, so the test cannot take the machine down): the kernel
 /// kills the test (mutiny's commands are its first choice), the mutant is
-/// caught, and the run goes on to its end.
+/// caught, and the run goes on to its end. (An explicit `--timeout` turns
+/// the CPU-time limit off: filling a gigabyte takes about a second of CPU,
+/// and on a loaded machine that limit could stop the test first.)
 #[test]
 fn a_test_allocating_without_end_is_killed_and_the_run_goes_on() {
     let (_crate_dir, root) = one_file_crate(
@@ -1120,6 +1122,8 @@ fn a_test_allocating_without_end_is_killed_and_the_run_goes_on() {
             .args([
                 "run",
                 "--no-analysis",
+                "--timeout",
+                "120",
                 "-j",
                 "1",
                 "-d",
