@@ -658,10 +658,10 @@ impl Lab {
         if matches!(known.runner, Runner::Doctests(_)) && status.is_success() {
             programs = doctests::Programs::find(&kept, &passed);
             let timeout = self.options.timeouts.binary_timeout(Some(start.elapsed()));
+            let (cwd, env) = self.doctest_program_context(known, root, 0);
             let mut cancelled = false;
             programs.check(|program| -> Result<Option<Duration>> {
                 writeln!(log, "\n*** does this doctest succeed alone? (once per run)")?;
-                let (cwd, env) = self.doctest_program_context(known, root, 0);
                 let argv = vec![program.to_string_lossy().into_owned()];
                 let spec = Spec {
                     argv: &argv,

@@ -130,18 +130,13 @@ impl Reach {
     /// reached site `id`; `None` when a program that is not known as one
     /// of them reached it too.
     pub fn doctests_reaching<'a>(&self, id: u32, names: &'a [String]) -> Option<Vec<&'a str>> {
-        if self.unknown_programs.contains(&id) {
-            return None;
-        }
-        let mut reaching = Vec::new();
-        for (wrapper, ids) in &self.doctests {
-            if !ids.contains(&id) {
-                continue;
-            }
-            let name = names.iter().find(|name| wraps(wrapper, name))?;
-            reaching.push(name.as_str());
-        }
-        Some(reaching)
+        self.doctest_wrappers_reaching(id)?
+            .into_iter()
+            .map(|wrapper| {
+                let name = names.iter().find(|name| wraps(wrapper, name))?;
+                Some(name.as_str())
+            })
+            .collect()
     }
 
     /// The doctests whose programs reached site `id`, by the function
