@@ -1446,9 +1446,30 @@ fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
             "unviable without a build: rust-analyzer shows it cannot compile: \
              evaluating the constant `LIMIT` panics: Overflow in Sub",
         ),
+        // A const fn only called at run time loses its const in the
+        // switched build; one called at compile time keeps it: the
+        // syntax shows a const item's and a doctest's calls, the build's
+        // error a macro's.
         (
             "src/lib.rs:10:7: replace * with + in double",
-            "classic path (built alone): it is in a const fn",
+            "compile-once: switch",
+        ),
+        (
+            "src/lib.rs:58:7: replace * with / in triple",
+            "classic path (built alone): it is in a const fn that may run at compile time (`triple`",
+        ),
+        (
+            "src/lib.rs:70:5: replace quad -> u32 with 1",
+            "classic path (built alone): it is in a const fn that may run at compile time (`quad`",
+        ),
+        (
+            "src/lib.rs:82:7: replace / with % in half",
+            "classic path (built alone): it broke the switched build (round 1): error[E0015]: cannot call non-const function `half`",
+        ),
+        // `"xyzzy".into()` is not const: without the const it would compile.
+        (
+            "src/lib.rs:90:5: replace no_name -> String with \"xyzzy\".into()",
+            "classic path (built alone): it is in a const fn, which",
         ),
         (
             "src/lib.rs:15:5: replace evens -> impl Iterator<Item = u32> with ::std::iter::empty()",
@@ -1489,7 +1510,7 @@ fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
         let (_, log) = outcome_and_log(&run, name);
         assert!(log.contains(path), "{name}: {path:?} in\n{log}");
     }
-    assert!(run.stdout().contains("compile-once: 31 mutants switched into one build (1 build round), 13 on the classic path"), "{}", run.stdout());
+    assert!(run.stdout().contains("compile-once: 35 mutants switched into one build (2 build rounds), 22 on the classic path"), "{}", run.stdout());
 }
 
 #[test]

@@ -145,7 +145,7 @@ pub fn named_outside_benches(dir: &Path, root: &Path, benches: &[PathBuf], name:
 /// The files under `dir` but those of nested packages (a path dependency
 /// inside it), hidden directories, build output and mutiny's output;
 /// `None` when a directory cannot be read.
-fn package_files(dir: &Path) -> Option<Vec<PathBuf>> {
+pub(super) fn package_files(dir: &Path) -> Option<Vec<PathBuf>> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_owned()];
     while let Some(dir) = stack.pop() {

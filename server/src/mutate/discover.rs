@@ -104,6 +104,7 @@ pub fn discover(source_file: &Arc<SourceFile>, options: &GenerateOptions) -> Fil
         functions: Vec::new(),
         modules: Vec::new(),
         exclude_res: Vec::new(),
+        removable_consts: Vec::new(),
         out,
     };
     walker.visit(parse.tree().syntax());
@@ -149,6 +150,9 @@ struct Walker<'a> {
     modules: Vec<ModuleName>,
     /// Patterns from `#[mutants::exclude_re]` on enclosing items.
     exclude_res: Vec<Regex>,
+    /// For each function around the current node: the range of its
+    /// `const` keyword when a switched build may remove it.
+    removable_consts: Vec<Option<Range<usize>>>,
     out: FileMutants,
 }
 
@@ -240,8 +244,10 @@ impl Walker<'_> {
         self.functions.push(Arc::clone(&entered));
 
         let body_range = TextRange::new(trimmed_range(first).start(), trimmed_range(last).end());
-        let body_switch = if function.const_token().is_some() {
-            Switch::Alone("it is in a const fn, which can run at compile time")
+        self.removable_consts.push(removable_const(function));
+        let body_switch = if function.const_token().is_some() && removable_const(function).is_none()
+        {
+            Switch::Alone(IN_CONST_FN)
         } else if ret.as_ref().is_some_and(|ret| {
             ret.syntax()
                 .descendants()
@@ -270,6 +276,7 @@ impl Walker<'_> {
             }
         }
         self.visit(body.syntax());
+        self.removable_consts.pop();
         self.functions.pop();
         self.namespace.pop();
     }
@@ -552,6 +559,22 @@ impl Walker<'_> {
         if self.exclude_res.iter().any(|re| re.is_match(&name)) {
             return;
         }
+        // In a const fn whose const a switched build may remove: only what
+        // compiles in a const fn exactly when it compiles in a plain one.
+        let switch = match (self.removable_consts.last(), switch) {
+            (_, Switch::Alone(why)) => Switch::Alone(why),
+            (Some(Some(keyword)), inner) => {
+                if genre != Genre::FnValue || const_safe_value(&replacement) {
+                    Switch::Unconst {
+                        keyword: keyword.clone(),
+                        inner: Box::new(inner),
+                    }
+                } else {
+                    Switch::Alone(IN_CONST_FN)
+                }
+            }
+            (_, inner) => inner,
+        };
         self.out.mutants.push(Mutant {
             name,
             source_file: Arc::clone(self.source_file),
@@ -565,6 +588,81 @@ impl Walker<'_> {
             own: false,
         });
     }
+}
+
+/// Why a mutant in a const fn is built alone.
+pub(super) const IN_CONST_FN: &str = "it is in a const fn, which can run at compile time";
+
+/// The byte range of `function`'s `const` keyword and the space after it,
+/// when a switched build may remove it: a `const fn` in no compile-time
+/// context of its own (a const item, another const fn that stays const)
+/// and not in a trait. Whether anything calls it at compile time is the
+/// lab's question: it sees every file.
+fn removable_const(function: &ast::Fn) -> Option<Range<usize>> {
+    let keyword = function.const_token()?;
+    let parent = function.syntax().parent()?;
+    if const_context(&parent).is_some()
+        || function
+            .syntax()
+            .ancestors()
+            .any(|a| a.kind() == SyntaxKind::TRAIT)
+    {
+        return None;
+    }
+    let end = keyword
+        .next_token()
+        .filter(|t| t.kind() == SyntaxKind::WHITESPACE)
+        .map_or(keyword.text_range().end(), |t| t.text_range().end());
+    Some(text_range(TextRange::new(
+        keyword.text_range().start(),
+        end,
+    )))
+}
+
+/// Whether a function's body replaced with `value` compiles in a const fn
+/// exactly when it compiles in a plain one: it calls nothing but enum
+/// constructors and constructors that are const (`String::new()`,
+/// `vec![]`); no method, closure or other macro.
+pub(super) fn const_safe_value(value: &str) -> bool {
+    const CONST_CALLS: &[&str] = &[
+        "Some",
+        "Ok",
+        "Err",
+        "String::new",
+        "Vec::new",
+        "BTreeMap::new",
+        "BTreeSet::new",
+        "VecDeque::new",
+        "Cow::Borrowed",
+        "Cow::Owned",
+    ];
+    let wrapped = format!("fn f() {{ {value} }}");
+    let parse = ra_ap_syntax::SourceFile::parse(&wrapped, ra_ap_syntax::Edition::CURRENT);
+    if !parse.errors().is_empty() {
+        return false;
+    }
+    parse
+        .syntax_node()
+        .descendants()
+        .all(|node| match node.kind() {
+            SyntaxKind::CALL_EXPR => ast::CallExpr::cast(node)
+                .and_then(|call| call.expr())
+                .is_some_and(|callee| {
+                    let path = callee.syntax().text().to_string();
+                    CONST_CALLS.contains(&path.trim())
+                }),
+            SyntaxKind::MACRO_CALL => ast::MacroCall::cast(node).is_some_and(|call| {
+                call.path().is_some_and(|p| p.syntax().text() == "vec")
+                    && call
+                        .token_tree()
+                        .is_some_and(|tt| tt.syntax().text().to_string().trim() == "[]")
+            }),
+            SyntaxKind::METHOD_CALL_EXPR
+            | SyntaxKind::CLOSURE_EXPR
+            | SyntaxKind::AWAIT_EXPR
+            | SyntaxKind::FOR_EXPR => false,
+            _ => true,
+        })
 }
 
 /// Why code at `node` runs at compile time (where a run-time switch cannot
@@ -594,11 +692,16 @@ fn const_context_at(node: &SyntaxNode) -> Option<(SyntaxNode, &'static str)> {
             {
                 Some("it is in a const block, evaluated at compile time")
             }
-            SyntaxKind::FN
-                if ast::Fn::cast(ancestor.clone()).is_some_and(|f| f.const_token().is_some()) =>
-            {
-                Some("it is in a const fn, which can run at compile time")
-            }
+            SyntaxKind::FN => match ast::Fn::cast(ancestor.clone()) {
+                // A const fn that a switched build may make plain: its
+                // body is run-time code there (and nothing around it is
+                // compile-time, or its const could not go).
+                Some(f) if f.const_token().is_some() && removable_const(&f).is_some() => {
+                    return None
+                }
+                Some(f) if f.const_token().is_some() => Some(IN_CONST_FN),
+                _ => None,
+            },
             SyntaxKind::ARRAY_EXPR if is_repeat_length(&ancestor, &child) => {
                 Some("it is in an array length, evaluated at compile time")
             }

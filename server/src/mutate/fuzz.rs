@@ -286,7 +286,17 @@ fn check_mutant(code: &str, index: &SourceIndex, mutant: &Mutant) -> Result<(), 
             function.span
         );
     }
-    match &mutant.switch {
+    if let Switch::Unconst { keyword, .. } = &mutant.switch {
+        prop_assert!(
+            code.get(keyword.clone())
+                .is_some_and(|text| text.trim_end() == "const")
+                && keyword.end <= range.start,
+            "{}: {keyword:?} is not a const keyword before the mutant",
+            mutant.name
+        );
+    }
+    match mutant.switch.inner() {
+        Switch::Unconst { .. } => prop_assert!(false, "{}: nested Unconst", mutant.name),
         Switch::Expression { site, .. } => {
             prop_assert!(
                 site.start <= range.start && range.end <= site.end && site.end <= code.len(),

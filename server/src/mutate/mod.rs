@@ -4,6 +4,7 @@
 
 mod attrs;
 mod constant;
+mod constness;
 mod diff;
 mod discover;
 mod foresee;
@@ -18,6 +19,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::position::Span;
+pub use constness::{kept_const, ScanFile};
 pub use foresee::{new_parse_error, parse_errors, switch_breakers};
 
 /// Marks the mutated text so that compiler messages and diffs point at it.
@@ -126,8 +128,30 @@ pub enum Switch {
         name: Range<usize>,
         uses: Vec<Range<usize>>,
     },
+    /// A mutant in a `const fn` that nothing evaluates at compile time as
+    /// far as the syntax shows: the function loses its `const` (the byte
+    /// range of the keyword and the space after it) in the switched build,
+    /// and `inner` switches the mutant. Only mutants that compile in a
+    /// const fn exactly when they compile in a plain one get it (operators,
+    /// match arms, stubs that call nothing but const constructors), so
+    /// viability stays cargo-mutants'. The lab keeps the function const
+    /// (and the mutant alone) when some const context may call it.
+    Unconst {
+        keyword: Range<usize>,
+        inner: Box<Switch>,
+    },
     /// Only a build of its own can hold this mutant; why.
     Alone(&'static str),
+}
+
+impl Switch {
+    /// The switch as a build must see it: `Unconst` unwrapped.
+    pub fn inner(&self) -> &Switch {
+        match self {
+            Switch::Unconst { inner, .. } => inner.inner(),
+            other => other,
+        }
+    }
 }
 
 impl Mutant {
@@ -142,9 +166,18 @@ impl Mutant {
         }
         let description = function_value_description(function, value);
         let prefix = self.name.strip_suffix(&self.description)?;
+        // A const fn keeps its const for a value that may call what a
+        // const fn cannot.
+        let switch = match &self.switch {
+            Switch::Unconst { .. } if !discover::const_safe_value(value) => {
+                Switch::Alone(discover::IN_CONST_FN)
+            }
+            other => other.clone(),
+        };
         Some(Mutant {
             name: format!("{prefix}{description}"),
             replacement: value.to_owned(),
+            switch,
             description,
             own: true,
             ..self.clone()

@@ -27,7 +27,7 @@ use super::cargo::{self, PackageArgs, TestScope, TestTool};
 use super::killers::Killer;
 use super::process::{self, Ended, Spec};
 use super::{AnalysisFeed, BaselineMode, Cancel, Event, Lab};
-use crate::mutate::{Mutant, Switch};
+use crate::mutate::{kept_const, Mutant, ScanFile, Switch};
 use crate::outcome::{Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome};
 use crate::workspace::Package;
 use messages::TestBinary;
@@ -103,6 +103,7 @@ impl Lab {
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
         let mut plan = self.plan(mutants);
+        self.keep_called_consts(mutants, &mut plan);
         if plan.switched.is_empty() {
             return self.classic_run(mutants, (&plan.alone, analysis), cancel, on_event);
         }
@@ -141,7 +142,13 @@ impl Lab {
                 break Some((duration, messages));
             }
             let blamed = (rounds < MAX_ROUNDS)
-                .then(|| blame(&rendered, &messages.errors, &root))
+                .then(|| {
+                    blame(
+                        &rendered,
+                        &messages.errors,
+                        (&root, mutants, &plan.switched),
+                    )
+                })
                 .flatten();
             let Some(blamed) = blamed else {
                 writeln!(log, "\n*** the switched build fails where no mutant can be blamed: every mutant takes the classic path")?;
@@ -338,6 +345,57 @@ impl Lab {
             }
         }
         plan
+    }
+
+    /// Takes out of the switched build the mutants of const fns that must
+    /// stay const: some code may call them at compile time (as the syntax
+    /// of the packages' files shows).
+    fn keep_called_consts(&self, mutants: &[Arc<Mutant>], plan: &mut Plan) {
+        // Each file's removed keywords, by path relative to the root.
+        let mut removed: HashMap<&str, Vec<usize>> = HashMap::new();
+        for &index in &plan.switched {
+            if let Switch::Unconst { keyword, .. } = &mutants[index].switch {
+                let path = mutants[index].source_file.path.as_str();
+                removed.entry(path).or_default().push(keyword.start);
+            }
+        }
+        if removed.is_empty() {
+            return;
+        }
+        let texts: Vec<(Option<Vec<usize>>, String)> = self
+            .packages
+            .iter()
+            .filter_map(|p| super::trim::package_files(&self.source_root.join(&p.dir)))
+            .flatten()
+            .filter_map(|path| {
+                let relative = path.strip_prefix(&self.source_root).ok()?;
+                let relative = relative.to_string_lossy().replace('\\', "/");
+                let marks = match path.extension().and_then(|e| e.to_str()) {
+                    Some("rs") => Some(removed.get(relative.as_str()).cloned().unwrap_or_default()),
+                    Some("md") => None,
+                    _ => return None,
+                };
+                Some((marks, std::fs::read_to_string(&path).ok()?))
+            })
+            .collect();
+        let files: Vec<ScanFile> = texts
+            .iter()
+            .map(|(marks, text)| match marks {
+                Some(marks) => ScanFile::Rust(text, marks.clone()),
+                None => ScanFile::Markdown(text),
+            })
+            .collect();
+        let kept = kept_const(&files);
+        for index in plan.switched.clone() {
+            let Some(name) = unconst_name(&mutants[index]).filter(|n| kept.contains(*n)) else {
+                continue;
+            };
+            plan.switched.remove(&index);
+            plan.alone.insert(
+                index,
+                format!("it is in a const fn that may run at compile time (`{name}` is named where code runs at compile time)"),
+            );
+        }
     }
 
     /// What keeps the whole run off the switched path, if anything.
@@ -883,15 +941,48 @@ fn restore(root: &Path, files: &[SwitchedFile]) -> Result<()> {
     Ok(())
 }
 
+/// The name of the const fn whose mutant `mutant` is, when its switch
+/// removes that function's `const`: the last segment of its path.
+fn unconst_name(mutant: &Mutant) -> Option<&str> {
+    if !matches!(mutant.switch, Switch::Unconst { .. }) {
+        return None;
+    }
+    let function = mutant.function.as_ref()?;
+    function.function_name.rsplit("::").next()
+}
+
+/// The function that rustc says cannot be called at compile time, from
+/// an E0015 error (`cannot call non-const method `S::m` in constants`):
+/// the last segment of its path, generic arguments left out.
+fn non_const_callee(rendered: &str) -> Option<&str> {
+    let rest = rendered.strip_prefix("error[E0015]: cannot call non-const ")?;
+    let path = rest.split('`').nth(1)?;
+    let last = path.rsplit("::").next()?;
+    Some(last.split('<').next().unwrap_or(last))
+}
+
 /// The mutants that the errors point to, each with the error's text;
-/// `None` when some error points to no switched file.
+/// `None` when some error points to no switched file. An error that a
+/// function whose `const` a switch removed cannot be called at compile
+/// time points to that function's switched mutants, wherever it is.
 fn blame(
     rendered: &HashMap<String, Switched>,
     errors: &[messages::CompilerError],
-    root: &Path,
+    (root, mutants, switched): (&Path, &[Arc<Mutant>], &BTreeSet<usize>),
 ) -> Option<Vec<(u32, String)>> {
     let mut blamed = Vec::new();
     for error in errors {
+        if let Some(callee) = non_const_callee(&error.rendered) {
+            let ids: Vec<u32> = switched
+                .iter()
+                .filter(|&&index| unconst_name(&mutants[index]) == Some(callee))
+                .map(|&index| index as u32 + 1)
+                .collect();
+            if !ids.is_empty() {
+                blamed.extend(ids.into_iter().map(|id| (id, error.rendered.clone())));
+                continue;
+            }
+        }
         let ids = error.places.iter().find_map(|(file, offset)| {
             let relative = Path::new(file)
                 .strip_prefix(root)
@@ -1628,7 +1719,7 @@ impl SwitchedTests<'_> {
         (0..self.mutants.len())
             .filter(|&j| {
                 let m = &self.mutants[j];
-                matches!(m.switch, Switch::Expression { body: true, .. })
+                matches!(m.switch.inner(), Switch::Expression { body: true, .. })
                     && &m.source_file.path == path
                     && m.function.as_ref().is_some_and(|f| f.span == function.span)
             })

@@ -72,6 +72,8 @@ enum Kind {
     ConstItems,
     /// A use of such a const: each copy's name, then the original.
     ConstUse,
+    /// The `const` keyword of a const fn holding switched mutants: removed.
+    Unconst,
 }
 
 /// A place in the original text where switched mutants go.
@@ -102,7 +104,11 @@ fn const_copy(id: u32) -> String {
 pub fn render(code: &str, mutants: &[(u32, &Mutant)]) -> Switched {
     let mut grouped: BTreeMap<(usize, std::cmp::Reverse<usize>, Kind), Site> = BTreeMap::new();
     for &(id, mutant) in mutants {
-        let places: Vec<(Range<usize>, Kind, bool)> = match &mutant.switch {
+        let unconst = match &mutant.switch {
+            Switch::Unconst { keyword, .. } => Some((keyword.clone(), Kind::Unconst, false)),
+            _ => None,
+        };
+        let places: Vec<(Range<usize>, Kind, bool)> = match mutant.switch.inner() {
             Switch::Expression { site, body } => vec![(site.clone(), Kind::Expression, *body)],
             Switch::ArmGuard { at } => vec![(*at..*at, Kind::Guard, false)],
             Switch::ConstUses { item, uses, .. } => {
@@ -110,9 +116,9 @@ pub fn render(code: &str, mutants: &[(u32, &Mutant)]) -> Switched {
                     .chain(uses.iter().map(|u| (u.clone(), Kind::ConstUse, false)))
                     .collect()
             }
-            Switch::Alone(_) => continue,
+            Switch::Alone(_) | Switch::Unconst { .. } => continue,
         };
-        for (range, kind, body) in places {
+        for (range, kind, body) in places.into_iter().chain(unconst) {
             let site = grouped
                 .entry((range.start, std::cmp::Reverse(range.end), kind))
                 .or_insert_with(|| Site {
@@ -206,6 +212,9 @@ impl Renderer<'_> {
     }
 
     fn site(&mut self, site: &Site) {
+        if site.kind == Kind::Unconst {
+            return; // Nothing in the place of the keyword.
+        }
         self.depth += 1;
         let start = self.text.len();
         if site.kind == Kind::Guard {
@@ -217,7 +226,7 @@ impl Renderer<'_> {
             // Each copy: the item with its name changed and the mutant
             // applied (sites inside a const item are never switched).
             for (id, mutant) in &site.mutants {
-                let Switch::ConstUses { item, name, .. } = &mutant.switch else {
+                let Switch::ConstUses { item, name, .. } = mutant.switch.inner() else {
                     continue;
                 };
                 self.text.push(' ');
@@ -596,7 +605,9 @@ mod tests {
             } else if description.starts_with("replace + with") && !description.contains(" in ") {
                 "it is in a const item, evaluated at compile time"
             } else if description.starts_with("replace c ") || description.ends_with(" in c") {
-                "it is in a const fn, which can run at compile time"
+                // A const fn's stubs that are const values: the build may
+                // remove its const (the lab decides).
+                "switched"
             } else if description.starts_with("replace it ") {
                 "its function returns impl Trait, one concrete type that the stub may not be"
             } else if description.starts_with("delete field") {
@@ -606,6 +617,61 @@ mod tests {
             };
             assert_eq!(why, expected, "{description}");
         }
+    }
+
+    #[test]
+    fn a_const_fn_loses_its_const_for_the_mutants_that_compile_the_same_without_it() {
+        let code = "pub const fn mix(x: u64) -> u64 {\n    const ONES: u64 = 1 | 2;\n    x ^ ONES\n}\nconst fn name() -> String {\n    String::new()\n}\nconst N: u64 = 1 + 2;\n";
+        let (mutants, out) = switched(code);
+        let why = |m: &Mutant| match &m.switch {
+            Switch::Alone(why) => why.to_string(),
+            Switch::Unconst { keyword, inner } => {
+                assert_eq!(&code[keyword.clone()], "const ", "{}", m.name);
+                assert!(!matches!(
+                    **inner,
+                    Switch::Alone(_) | Switch::Unconst { .. }
+                ));
+                "unconst".to_owned()
+            }
+            other => panic!("{}: {other:?}", m.name),
+        };
+        let whys: Vec<(String, String)> = mutants
+            .iter()
+            .map(|m| (m.description.clone(), why(m)))
+            .collect();
+        for (description, why) in &whys {
+            let expected = if description.contains("\"xyzzy\".into()") {
+                "it is in a const fn, which can run at compile time"
+            } else if description.ends_with(" in N")
+                || !description.contains(" in ") && description.starts_with("replace + with")
+            {
+                "it is in a const item, evaluated at compile time"
+            } else {
+                "unconst"
+            };
+            assert_eq!(why, expected, "{description}");
+        }
+        // Both mix's operators (one in its local const) and both its
+        // stubs are switched; the keyword goes once.
+        assert_eq!(
+            whys.iter()
+                .filter(|(d, w)| w == "unconst" && d.contains("mix"))
+                .count(),
+            6,
+            "{whys:?}"
+        );
+        assert!(
+            out.text.starts_with("pub fn mix(x: u64) -> u64 {"),
+            "{}",
+            out.text
+        );
+        assert!(out.text.contains("\nconst fn name()"), "{}", out.text);
+        assert!(out.text.contains("const __MUTINY_C"), "{}", out.text);
+        assert!(
+            crate::mutate::parse_errors(&out.text, Edition::E2021).is_empty(),
+            "{}",
+            out.text
+        );
     }
 
     #[test]
