@@ -22,8 +22,10 @@ pub enum ScanFile<'a> {
     /// Rust source, with the byte offsets of the `const` keywords that
     /// the switched build removes in it.
     Rust(&'a str, Vec<usize>),
-    /// Markdown, which a crate may include as documentation.
-    Markdown(&'a str),
+    /// Any other text (Markdown, plain text), which a crate may include
+    /// as documentation (`#[doc = include_str!("../README.md")]`): its
+    /// fenced code blocks are doctests.
+    Text(&'a str),
 }
 
 /// The names of the const fns whose `const` the switched build would
@@ -34,7 +36,7 @@ pub fn kept_const(files: &[ScanFile]) -> BTreeSet<String> {
     for file in files {
         match file {
             ScanFile::Rust(code, removed) => scan.rust(code, removed),
-            ScanFile::Markdown(text) => scan.code_blocks(text),
+            ScanFile::Text(text) => scan.code_blocks(text),
         }
     }
     // A const fn stays const unless it is a candidate nothing calls at
@@ -105,6 +107,16 @@ impl Scan {
             }
             if compile_time_context(&node) {
                 self.compile_time.extend(words(&node));
+            }
+            // `#[doc = "…"]`: documentation too.
+            if let Some(meta) = ast::KeyValueMeta::cast(node) {
+                let is_doc = meta.path().is_some_and(|p| p.syntax().text() == "doc");
+                if let (true, Some(ast::Expr::Literal(literal))) = (is_doc, meta.expr()) {
+                    let text = literal.syntax().text().to_string();
+                    let text = text.trim_start_matches('r').trim_matches('#').trim_matches('"');
+                    docs.push_str(&text.replace("\\n", "\n"));
+                    docs.push('\n');
+                }
             }
         }
         if !docs.is_empty() {
@@ -201,7 +213,7 @@ mod tests {
             .iter()
             .map(|name| code.find(&format!("const fn {name}(")).expect(name))
             .collect();
-        let files = [ScanFile::Rust(code, removed), ScanFile::Markdown(markdown)];
+        let files = [ScanFile::Rust(code, removed), ScanFile::Text(markdown)];
         kept_const(&files).into_iter().collect()
     }
 
@@ -258,6 +270,8 @@ mod tests {
         let run_time =
             "/// ```\n/// let s = mix(1);\n/// ```\npub const fn mix(x: u64) -> u64 { x }\n";
         assert!(kept(run_time, "", &["mix"]).is_empty());
+        let attribute = "#[doc = \"```\\nconst S: u64 = mix(1);\\n```\"]\npub const fn mix(x: u64) -> u64 { x }\n";
+        assert_eq!(kept(attribute, "", &["mix"]), ["mix"]);
         let readme = "# Use\n\n```rust\nstatic S: u64 = x::mix(1);\n```\n";
         let code = "pub const fn mix(x: u64) -> u64 { x }\n";
         assert_eq!(kept(code, readme, &["mix"]), ["mix"]);

@@ -372,7 +372,9 @@ impl Lab {
                 let relative = relative.to_string_lossy().replace('\\', "/");
                 let marks = match path.extension().and_then(|e| e.to_str()) {
                     Some("rs") => Some(removed.get(relative.as_str()).cloned().unwrap_or_default()),
-                    Some("md") => None,
+                    // Any text a crate may include as documentation;
+                    // binary files do not read as UTF-8.
+                    _ if std::fs::metadata(&path).is_ok_and(|m| m.len() <= LARGEST_SCANNED) => None,
                     _ => return None,
                 };
                 Some((marks, std::fs::read_to_string(&path).ok()?))
@@ -382,7 +384,7 @@ impl Lab {
             .iter()
             .map(|(marks, text)| match marks {
                 Some(marks) => ScanFile::Rust(text, marks.clone()),
-                None => ScanFile::Markdown(text),
+                None => ScanFile::Text(text),
             })
             .collect();
         let kept = kept_const(&files);
@@ -940,6 +942,10 @@ fn restore(root: &Path, files: &[SwitchedFile]) -> Result<()> {
     }
     Ok(())
 }
+
+/// The largest file other than Rust source that the scan for compile-time
+/// calls reads as documentation.
+const LARGEST_SCANNED: u64 = 1 << 20;
 
 /// The name of the const fn whose mutant `mutant` is, when its switch
 /// removes that function's `const`: the last segment of its path.
