@@ -9,7 +9,7 @@ use std::time::Instant;
 use mutiny::lab::cargo::{self, CargoOptions};
 use mutiny::lab::scratch::{self, CopyOptions, ScratchTree};
 use mutiny::lab::trim::LeftOut;
-use mutiny::mutate::{self, Genre, Mutant, Switch};
+use mutiny::mutate::{self, Genre, Mutant, Switch, ValueIndex};
 use mutiny::semantic::Model;
 use mutiny::workspace::Workspace;
 
@@ -81,75 +81,90 @@ pub fn add_own_stubs(
 }
 
 /// Whether looking for own stubs loads rust-analyzer: some function of
-/// `mutants` returns a type that may have values of its own.
+/// `mutants` returns a type that may have values of its own, as far as
+/// the syntax of their files shows (`ValueIndex`).
 pub fn loads_model(mutants: &[Mutant]) -> bool {
-    mutants
-        .iter()
-        .any(|m| m.genre == Genre::FnValue && m.function.as_ref().is_some_and(returns_value))
+    let mut index: Option<ValueIndex> = None;
+    mutants.iter().any(|m| {
+        let Some(function) = m.function.as_ref().filter(|_| m.genre == Genre::FnValue) else {
+            return false;
+        };
+        let words = own_words(function);
+        !words.is_empty()
+            && index
+                .get_or_insert_with(|| ValueIndex::of(mutants))
+                .may_have_values(function, &words, PLAIN)
+    })
 }
 
-/// Whether a function's return type, as written, may have values of its
-/// own: it names something beyond the standard library's primitives,
+/// The words of a function's return type, as written, that may have
+/// values of their own: those beyond the standard library's primitives,
 /// strings, collections and wrappers (all with `Default`, and no unit
-/// variants), so loading rust-analyzer may find some.
-fn returns_value(function: &std::sync::Arc<mutate::Function>) -> bool {
-    const PLAIN: &[&str] = &[
-        "bool",
-        "char",
-        "str",
-        "u8",
-        "u16",
-        "u32",
-        "u64",
-        "u128",
-        "usize",
-        "i8",
-        "i16",
-        "i32",
-        "i64",
-        "i128",
-        "isize",
-        "f32",
-        "f64",
-        "String",
-        "Vec",
-        "VecDeque",
-        "HashMap",
-        "HashSet",
-        "BTreeMap",
-        "BTreeSet",
-        "Box",
-        "Rc",
-        "Arc",
-        "Cow",
-        "Option",
-        "Result",
-        "std",
-        "core",
-        "alloc",
-        "collections",
-        "string",
-        "vec",
-        "boxed",
-        "rc",
-        "sync",
-        "borrow",
-        "impl",
-        "dyn",
-        "mut",
-        "const",
-        "static",
-        "Iterator",
-        "Item",
-        "Into",
-        "AsRef",
-        "Fn",
-        "FnMut",
-        "FnOnce",
-    ];
+/// variants).
+fn own_words(function: &mutate::Function) -> Vec<&str> {
     function
         .return_type
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '\''))
         .filter(|word| !word.is_empty() && !word.starts_with('\'') && word != &"_")
-        .any(|word| !PLAIN.contains(&word))
+        .filter(|word| !PLAIN.contains(word))
+        .collect()
 }
+
+/// Words of types from the standard library that have no values of their
+/// own for rust-analyzer to find: primitives, strings, collections and
+/// wrappers (all with `Default`, and no unit variants), and the words
+/// around types.
+const PLAIN: &[&str] = &[
+    "bool",
+    "char",
+    "str",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "f32",
+    "f64",
+    "String",
+    "Vec",
+    "VecDeque",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "Box",
+    "Rc",
+    "Arc",
+    "Cow",
+    "Option",
+    "Result",
+    "std",
+    "core",
+    "alloc",
+    "collections",
+    "string",
+    "vec",
+    "boxed",
+    "rc",
+    "sync",
+    "borrow",
+    "impl",
+    "dyn",
+    "mut",
+    "const",
+    "static",
+    "Iterator",
+    "Item",
+    "Into",
+    "AsRef",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+];

@@ -113,7 +113,10 @@ impl Scan {
                 let is_doc = meta.path().is_some_and(|p| p.syntax().text() == "doc");
                 if let (true, Some(ast::Expr::Literal(literal))) = (is_doc, meta.expr()) {
                     let text = literal.syntax().text().to_string();
-                    let text = text.trim_start_matches('r').trim_matches('#').trim_matches('"');
+                    let text = text
+                        .trim_start_matches('r')
+                        .trim_matches('#')
+                        .trim_matches('"');
                     docs.push_str(&text.replace("\\n", "\n"));
                     docs.push('\n');
                 }

@@ -11,6 +11,7 @@ mod foresee;
 mod operators;
 mod pretty;
 mod stub;
+mod values;
 
 use std::fmt;
 use std::ops::Range;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::position::Span;
 pub use constness::{kept_const, ScanFile};
 pub use foresee::{new_parse_error, parse_errors, switch_breakers};
+pub use values::ValueIndex;
 
 /// Marks the mutated text so that compiler messages and diffs point at it.
 pub const MUTATION_MARKER: &str = "/* ~ changed by mutiny ~ */";
