@@ -417,6 +417,45 @@ fn listed_json(output: &Output) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// rust-analyzer is not loaded to look for own stubs where the syntax
+/// shows there are none: a crate whose functions return only a type of
+/// its own with no values of its own; with a constant of that type, it is.
+#[test]
+fn list_analysis_looks_for_own_stubs_only_where_a_type_may_have_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("pairs");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"pairs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    let code = "pub struct Pair {\n    pub a: u32,\n}\n\npub fn make(a: u32) -> Pair {\n    Pair { a: a + 1 }\n}\n";
+    std::fs::write(root.join("src/lib.rs"), code).unwrap();
+    let output = list(&root, &["--analysis"]);
+    assert_ok(&output);
+    assert!(
+        !stderr(&output).contains("own type-aware"),
+        "{}",
+        stderr(&output)
+    );
+    let with_constant =
+        format!("{code}\nimpl Pair {{\n    pub const ZERO: Pair = Pair {{ a: 0 }};\n}}\n");
+    std::fs::write(root.join("src/lib.rs"), with_constant).unwrap();
+    let output = list(&root, &["--analysis"]);
+    assert_ok(&output);
+    assert!(
+        stderr(&output).contains("1 own type-aware stub "),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("replace make -> Pair with Pair::ZERO"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
+
 #[test]
 fn list_analysis_adds_own_stubs_after_each_functions_table_stubs_marked_in_json() {
     let plain = list(&fixture("own_stubs"), &["--json"]);
