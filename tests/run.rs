@@ -1463,12 +1463,12 @@ fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
             "classic path (built alone): it is in a const fn that may run at compile time (`quad`",
         ),
         (
-            "src/lib.rs:82:7: replace / with % in half",
+            "src/lib.rs:85:7: replace / with % in half",
             "classic path (built alone): it broke the switched build (round 1): error[E0015]: cannot call non-const function `half`",
         ),
         // `"xyzzy".into()` is not const: without the const it would compile.
         (
-            "src/lib.rs:90:5: replace no_name -> String with \"xyzzy\".into()",
+            "src/lib.rs:93:5: replace no_name -> String with \"xyzzy\".into()",
             "classic path (built alone): it is in a const fn, which",
         ),
         (
@@ -1511,6 +1511,15 @@ fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
         assert!(log.contains(path), "{name}: {path:?} in\n{log}");
     }
     assert!(run.stdout().contains("compile-once: 35 mutants switched into one build (2 build rounds), 22 on the classic path"), "{}", run.stdout());
+    // `nothing` has no mutant: the first round made it plain too, and the
+    // second kept its const.
+    let log = std::fs::read_to_string(run.out().join("log/baseline.log")).unwrap();
+    let (first, second) = log.split_once("switched build, round 2").unwrap();
+    assert!(
+        first.contains("cannot call non-const function `nothing` in constants"),
+        "{log}"
+    );
+    assert!(!second.contains("E0015"), "{log}");
 }
 
 #[test]

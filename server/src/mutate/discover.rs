@@ -619,6 +619,18 @@ fn removable_const(function: &ast::Fn) -> Option<Range<usize>> {
     )))
 }
 
+/// Every const fn of `code` whose `const` a switched build may remove
+/// (see `removable_const`): its name and the keyword's byte range.
+pub fn removable_consts(code: &str, edition: Edition) -> Vec<(String, Range<usize>)> {
+    let parse = ra_ap_syntax::SourceFile::parse(code, ra_edition(edition));
+    parse
+        .syntax_node()
+        .descendants()
+        .filter_map(ast::Fn::cast)
+        .filter_map(|f| Some((f.name()?.text().to_string(), removable_const(&f)?)))
+        .collect()
+}
+
 /// Whether a function's body replaced with `value` compiles in a const fn
 /// exactly when it compiles in a plain one: it calls nothing but enum
 /// constructors and constructors that are const (`String::new()`,

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::position::Span;
 pub use constness::{kept_const, ScanFile};
+pub use discover::removable_consts;
 pub use foresee::{new_parse_error, parse_errors, switch_breakers};
 pub use values::ValueIndex;
 

@@ -16,6 +16,7 @@ mod render;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs::File;
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -27,7 +28,7 @@ use super::cargo::{self, PackageArgs, TestScope, TestTool};
 use super::killers::Killer;
 use super::process::{self, Ended, Spec};
 use super::{AnalysisFeed, BaselineMode, Cancel, Event, Lab};
-use crate::mutate::{kept_const, Mutant, ScanFile, Switch};
+use crate::mutate::{kept_const, removable_consts, Mutant, ScanFile, Switch};
 use crate::outcome::{Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome};
 use crate::workspace::Package;
 use messages::TestBinary;
@@ -48,6 +49,9 @@ struct Plan {
     switched: BTreeSet<usize>,
     /// Mutants on the classic path, with the reason.
     alone: BTreeMap<usize, String>,
+    /// By file: the const fns (name, keyword) whose `const` the switched
+    /// build removes, beside those of the switched mutants' own functions.
+    unconst: BTreeMap<String, Vec<(String, Range<usize>)>>,
 }
 
 /// A test command of the switched tree: a test binary, or a package's doctests.
@@ -142,13 +146,7 @@ impl Lab {
                 break Some((duration, messages));
             }
             let blamed = (rounds < MAX_ROUNDS)
-                .then(|| {
-                    blame(
-                        &rendered,
-                        &messages.errors,
-                        (&root, mutants, &plan.switched),
-                    )
-                })
+                .then(|| blame(&rendered, &messages.errors, (&root, mutants, &mut plan)))
                 .flatten();
             let Some(blamed) = blamed else {
                 writeln!(log, "\n*** the switched build fails where no mutant can be blamed: every mutant takes the classic path")?;
@@ -313,6 +311,7 @@ impl Lab {
         let mut plan = Plan {
             switched: BTreeSet::new(),
             alone: BTreeMap::new(),
+            unconst: BTreeMap::new(),
         };
         let whole_run = self.whole_run_obstacle();
         let mut package_obstacles: HashMap<&str, Option<String>> = HashMap::new();
@@ -351,18 +350,22 @@ impl Lab {
     /// stay const: some code may call them at compile time (as the syntax
     /// of the packages' files shows).
     fn keep_called_consts(&self, mutants: &[Arc<Mutant>], plan: &mut Plan) {
-        // Each file's removed keywords, by path relative to the root.
-        let mut removed: HashMap<&str, Vec<usize>> = HashMap::new();
+        // The files the switched build rewrites for its mutants, with the
+        // const fns it may make plain in each (all of them, so that none
+        // that stays const calls one that does not).
+        let mut removable: HashMap<String, (Arc<str>, Vec<(String, Range<usize>)>)> =
+            HashMap::new();
         for &index in &plan.switched {
-            if let Switch::Unconst { keyword, .. } = &mutants[index].switch {
-                let path = mutants[index].source_file.path.as_str();
-                removed.entry(path).or_default().push(keyword.start);
-            }
+            let file = &mutants[index].source_file;
+            removable.entry(file.path.clone()).or_insert_with(|| {
+                let fns = removable_consts(&file.code, file.edition);
+                (Arc::clone(&file.code), fns)
+            });
         }
-        if removed.is_empty() {
+        if removable.values().all(|(_, fns)| fns.is_empty()) {
             return;
         }
-        let texts: Vec<(Option<Vec<usize>>, String)> = self
+        let texts: Vec<(Option<Vec<usize>>, Arc<str>)> = self
             .packages
             .iter()
             .filter_map(|p| super::trim::package_files(&self.source_root.join(&p.dir)))
@@ -370,14 +373,24 @@ impl Lab {
             .filter_map(|path| {
                 let relative = path.strip_prefix(&self.source_root).ok()?;
                 let relative = relative.to_string_lossy().replace('\\', "/");
-                let marks = match path.extension().and_then(|e| e.to_str()) {
-                    Some("rs") => Some(removed.get(relative.as_str()).cloned().unwrap_or_default()),
+                match path.extension().and_then(|e| e.to_str()) {
+                    Some("rs") => Some(match removable.get(&relative) {
+                        Some((code, fns)) => (
+                            Some(fns.iter().map(|(_, keyword)| keyword.start).collect()),
+                            Arc::clone(code),
+                        ),
+                        None => (
+                            Some(Vec::new()),
+                            Arc::from(std::fs::read_to_string(&path).ok()?),
+                        ),
+                    }),
                     // Any text a crate may include as documentation;
                     // binary files do not read as UTF-8.
-                    _ if std::fs::metadata(&path).is_ok_and(|m| m.len() <= LARGEST_SCANNED) => None,
-                    _ => return None,
-                };
-                Some((marks, std::fs::read_to_string(&path).ok()?))
+                    _ if std::fs::metadata(&path).is_ok_and(|m| m.len() <= LARGEST_SCANNED) => {
+                        Some((None, Arc::from(std::fs::read_to_string(&path).ok()?)))
+                    }
+                    _ => None,
+                }
             })
             .collect();
         let files: Vec<ScanFile> = texts
@@ -398,6 +411,13 @@ impl Lab {
                 format!("it is in a const fn that may run at compile time (`{name}` is named where code runs at compile time)"),
             );
         }
+        plan.unconst = removable
+            .into_iter()
+            .map(|(path, (_, fns))| {
+                let fns = fns.into_iter().filter(|(name, _)| !kept.contains(name));
+                (path, fns.collect())
+            })
+            .collect();
     }
 
     /// What keeps the whole run off the switched path, if anything.
@@ -915,7 +935,12 @@ fn write_round(
             .filter(|&&i| mutants[i].source_file.path == file.path)
             .map(|&i| (i as u32 + 1, &*mutants[i]))
             .collect();
-        let switched = render::render(&file.original, &in_file);
+        let unconst: Vec<Range<usize>> = plan
+            .unconst
+            .get(&file.path)
+            .map(|fns| fns.iter().map(|(_, keyword)| keyword.clone()).collect())
+            .unwrap_or_default();
+        let switched = render::render(&file.original, &in_file, &unconst);
         for id in &switched.rejected {
             let index = *id as usize - 1;
             plan.switched.remove(&index);
@@ -969,22 +994,32 @@ fn non_const_callee(rendered: &str) -> Option<&str> {
 
 /// The mutants that the errors point to, each with the error's text;
 /// `None` when some error points to no switched file. An error that a
-/// function whose `const` a switch removed cannot be called at compile
-/// time points to that function's switched mutants, wherever it is.
+/// function whose `const` the build removed cannot be called at compile
+/// time points to that function's switched mutants, wherever it is, and
+/// the function keeps its `const` in the next round.
 fn blame(
     rendered: &HashMap<String, Switched>,
     errors: &[messages::CompilerError],
-    (root, mutants, switched): (&Path, &[Arc<Mutant>], &BTreeSet<usize>),
+    (root, mutants, plan): (&Path, &[Arc<Mutant>], &mut Plan),
 ) -> Option<Vec<(u32, String)>> {
     let mut blamed = Vec::new();
+    let mut kept_const = false;
     for error in errors {
         if let Some(callee) = non_const_callee(&error.rendered) {
-            let ids: Vec<u32> = switched
+            let ids: Vec<u32> = plan
+                .switched
                 .iter()
                 .filter(|&&index| unconst_name(&mutants[index]) == Some(callee))
                 .map(|&index| index as u32 + 1)
                 .collect();
-            if !ids.is_empty() {
+            let mut keeps = false;
+            for fns in plan.unconst.values_mut() {
+                let before = fns.len();
+                fns.retain(|(name, _)| name != callee);
+                keeps |= fns.len() != before;
+            }
+            kept_const |= keeps;
+            if keeps || !ids.is_empty() {
                 blamed.extend(ids.into_iter().map(|id| (id, error.rendered.clone())));
                 continue;
             }
@@ -1001,7 +1036,7 @@ fn blame(
         }
         blamed.extend(ids?.into_iter().map(|id| (id, error.rendered.clone())));
     }
-    (!blamed.is_empty()).then_some(blamed)
+    (kept_const || !blamed.is_empty()).then_some(blamed)
 }
 
 /// Filters for the doctests (of those named `names`, which passed in the

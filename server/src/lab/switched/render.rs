@@ -99,10 +99,23 @@ fn const_copy(id: u32) -> String {
     format!("__MUTINY_C{id}")
 }
 
-/// Renders `code` with `mutants` (id, mutant) switched in. Mutants whose
-/// switch is `Alone` must not be given.
-pub fn render(code: &str, mutants: &[(u32, &Mutant)]) -> Switched {
+/// Renders `code` with `mutants` (id, mutant) switched in, and the `const`
+/// keywords at `unconst` (beside those of the mutants' own functions)
+/// removed. Mutants whose switch is `Alone` must not be given.
+pub fn render(code: &str, mutants: &[(u32, &Mutant)], unconst: &[Range<usize>]) -> Switched {
     let mut grouped: BTreeMap<(usize, std::cmp::Reverse<usize>, Kind), Site> = BTreeMap::new();
+    for keyword in unconst {
+        grouped.insert(
+            (keyword.start, std::cmp::Reverse(keyword.end), Kind::Unconst),
+            Site {
+                range: keyword.clone(),
+                kind: Kind::Unconst,
+                body: false,
+                mutants: Vec::new(),
+                children: Vec::new(),
+            },
+        );
+    }
     for &(id, mutant) in mutants {
         let unconst = match &mutant.switch {
             Switch::Unconst { keyword, .. } => Some((keyword.clone(), Kind::Unconst, false)),
@@ -506,7 +519,7 @@ mod tests {
             .filter(|(_, m)| !matches!(m.switch, Switch::Alone(_)))
             .map(|(i, m)| (i as u32 + 1, m))
             .collect();
-        let out = render(code, &ids);
+        let out = render(code, &ids, &[]);
         (mutants.clone(), out)
     }
 
@@ -672,6 +685,33 @@ mod tests {
             "{}",
             out.text
         );
+    }
+
+    #[test]
+    fn the_const_of_a_function_without_mutants_goes_when_asked() {
+        let code = "const fn one() -> u32 {\n    1\n}\nfn two() -> u32 {\n    one() + one()\n}\n";
+        let mutants = mutants_of(code);
+        let ids: Vec<(u32, &Mutant)> = mutants
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| {
+                m.function
+                    .as_ref()
+                    .is_some_and(|f| f.function_name == "two")
+            })
+            .map(|(i, m)| (i as u32 + 1, m))
+            .collect();
+        let keyword = crate::mutate::removable_consts(code, Edition::E2021);
+        assert_eq!(keyword, [("one".to_owned(), 0..6)]);
+        let out = render(code, &ids, &[0..6]);
+        assert!(
+            out.text
+                .starts_with("fn one() -> u32 {\n    1\n}\nfn two()"),
+            "{}",
+            out.text
+        );
+        let kept = render(code, &ids, &[]);
+        assert!(kept.text.starts_with("const fn one()"), "{}", kept.text);
     }
 
     #[test]
