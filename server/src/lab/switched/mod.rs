@@ -51,8 +51,11 @@ struct Plan {
     alone: BTreeMap<usize, String>,
     /// By file: the const fns (name, keyword) whose `const` the switched
     /// build removes, beside those of the switched mutants' own functions.
-    unconst: BTreeMap<String, Vec<(String, Range<usize>)>>,
+    unconst: BTreeMap<String, ConstFns>,
 }
+
+/// Const fns of a file: each one's name and the byte range of its `const`.
+type ConstFns = Vec<(String, Range<usize>)>;
 
 /// A test command of the switched tree: a test binary, or a package's doctests.
 #[derive(Debug, Clone)]
@@ -353,8 +356,7 @@ impl Lab {
         // The files the switched build rewrites for its mutants, with the
         // const fns it may make plain in each (all of them, so that none
         // that stays const calls one that does not).
-        let mut removable: HashMap<String, (Arc<str>, Vec<(String, Range<usize>)>)> =
-            HashMap::new();
+        let mut removable: HashMap<String, (Arc<str>, ConstFns)> = HashMap::new();
         for &index in &plan.switched {
             let file = &mutants[index].source_file;
             removable.entry(file.path.clone()).or_insert_with(|| {

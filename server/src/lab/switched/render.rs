@@ -703,7 +703,7 @@ mod tests {
             .collect();
         let keyword = crate::mutate::removable_consts(code, Edition::E2021);
         assert_eq!(keyword, [("one".to_owned(), 0..6)]);
-        let out = render(code, &ids, &[0..6]);
+        let out = render(code, &ids, std::slice::from_ref(&keyword[0].1));
         assert!(
             out.text
                 .starts_with("fn one() -> u32 {\n    1\n}\nfn two()"),
