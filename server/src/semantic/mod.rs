@@ -346,7 +346,7 @@ impl Model {
         let squeeze = |text: &str| text.split_whitespace().collect::<String>();
         // Per function (its function-value mutants are listed together):
         // its last function-value mutant, and the texts a value must not
-        // repeat (its table stubs and its body).
+        // repeat (its table stubs and its body); own stubs follow the last.
         let mut functions: Vec<(usize, Vec<String>)> = Vec::new();
         for (index, mutant) in mutants.iter().enumerate() {
             let mutant = mutant.borrow();
@@ -367,7 +367,18 @@ impl Model {
         ra_ap_hir::attach_db(&self.db, || {
             let mut found = Vec::new();
             for (index, taken) in functions {
-                let template = mutants[index].borrow();
+                // A sibling whose switch takes its const fn's const away
+                // lends it to the own stubs (each checked again); the
+                // last may be built alone for its value only.
+                let template = (0..=index)
+                    .rev()
+                    .map(|i| mutants[i].borrow())
+                    .take_while(|m| same_function(m, mutants[index].borrow()))
+                    .find(|m| {
+                        m.genre == crate::mutate::Genre::FnValue
+                            && matches!(m.switch, crate::mutate::Switch::Unconst { .. })
+                    })
+                    .unwrap_or(mutants[index].borrow());
                 let Some(file) = self.file_id(&template.source_file.path) else {
                     continue;
                 };
