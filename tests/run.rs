@@ -1452,7 +1452,7 @@ fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
         // error a macro's.
         (
             "src/lib.rs:10:7: replace * with + in double",
-            "compile-once: switch",
+            "its const fn `double` is a plain fn in the switched build",
         ),
         (
             "src/lib.rs:58:7: replace * with / in triple",

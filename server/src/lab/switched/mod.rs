@@ -1519,6 +1519,12 @@ impl SwitchedTests<'_> {
             mutant.diff(),
             self.peers
         )?;
+        if let Some(name) = unconst_name(mutant) {
+            writeln!(
+                log,
+                "*** its const fn `{name}` is a plain fn in the switched build: nothing calls it at compile time"
+            )?;
+        }
         let packages = self
             .lab
             .tested_packages([mutant.source_file.package.as_str()]);
