@@ -89,7 +89,7 @@ pub fn loads_model(mutants: &[Mutant]) -> bool {
         let Some(function) = m.function.as_ref().filter(|_| m.genre == Genre::FnValue) else {
             return false;
         };
-        let words = own_words(function);
+        let words = return_words(function);
         !words.is_empty()
             && index
                 .get_or_insert_with(|| ValueIndex::of(mutants))
@@ -97,16 +97,12 @@ pub fn loads_model(mutants: &[Mutant]) -> bool {
     })
 }
 
-/// The words of a function's return type, as written, that may have
-/// values of their own: those beyond the standard library's primitives,
-/// strings, collections and wrappers (all with `Default`, and no unit
-/// variants).
-fn own_words(function: &mutate::Function) -> Vec<&str> {
+/// The words of a function's return type, as written, lifetimes left out.
+fn return_words(function: &mutate::Function) -> Vec<&str> {
     function
         .return_type
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '\''))
         .filter(|word| !word.is_empty() && !word.starts_with('\'') && word != &"_")
-        .filter(|word| !PLAIN.contains(word))
         .collect()
 }
 

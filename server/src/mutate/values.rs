@@ -22,8 +22,8 @@ use super::{Function, Mutant};
 pub struct ValueIndex {
     /// Struct, enum and union names.
     defined: HashSet<String>,
-    /// Enums with unit variants, and names that something may redefine
-    /// (a rename, an alias, a macro): they may have values whatever else.
+    /// Enums with unit variants, and names a macro at item level writes
+    /// (it may define anything): they may have values whatever else.
     with_values: HashSet<String>,
     /// Unit structs and types with inherent constants or zero-argument
     /// constructors of their own type: rust-analyzer offers these only
@@ -32,6 +32,9 @@ pub struct ValueIndex {
     /// Types that derive or implement `Default`, or might (an attribute
     /// naming it).
     with_default: HashSet<String>,
+    /// Names of type aliases and renames (`type Result<T> = …`, `use a::B
+    /// as C`): they may stand for anything, a plain word too.
+    aliases: HashSet<String>,
 }
 
 impl ValueIndex {
@@ -132,7 +135,7 @@ impl ValueIndex {
                         .find(|c| c.kind() == SyntaxKind::NAME)
                         .map(|n| n.text().to_string())
                     {
-                        self.with_values.insert(name);
+                        self.aliases.insert(name);
                     }
                 }
                 SyntaxKind::MACRO_CALL => {
@@ -154,11 +157,15 @@ impl ValueIndex {
         }
     }
 
-    /// Whether the return type of `function`, whose words beyond the
-    /// standard library's plain ones (`plain`) are `words`, may have own
-    /// values. `Self` stands for the type of the function's impl.
+    /// Whether the return type of `function`, whose words are `words`,
+    /// may have own values: some word is an alias, or names a type beyond
+    /// the standard library's plain ones (`plain`) that may have some.
+    /// `Self` stands for the type of the function's impl.
     pub fn may_have_values(&self, function: &Function, words: &[&str], plain: &[&str]) -> bool {
         words.iter().any(|&word| {
+            if self.aliases.contains(word) {
+                return true;
+            }
             let name = match word {
                 "Self" => match self_type(&function.function_name) {
                     Some(name) => name,
@@ -234,6 +241,12 @@ mod tests {
         for word in ["Kind", "Unit", "Level", "Config", "Ordering", "T"] {
             assert!(index.may_have_values(&k, &[word], &[]), "{word}");
         }
+        // A crate's own `Result` may hold an error enum.
+        let aliased = "pub enum Error { Empty }\npub type Result<T> = std::result::Result<T, Error>;\npub fn parse(a: u8) -> Result<u8> { Ok(a + 1) }\n";
+        let (aliases, mutants) = index_and_mutants(aliased);
+        let parse = function_of(&mutants, "parse");
+        assert!(aliases.may_have_values(&parse, &["Result", "u8"], &["Result", "u8"]));
+        assert!(!index.may_have_values(&parse, &["Result", "u8"], &["Result", "u8"]));
         // With Default, only an enum's unit variants count.
         for word in ["Defaulted", "Seedable"] {
             assert!(!index.may_have_values(&k, &[word], &[]), "{word}");
