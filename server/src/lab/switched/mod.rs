@@ -386,9 +386,11 @@ impl Lab {
                             Arc::from(std::fs::read_to_string(&path).ok()?),
                         ),
                     }),
-                    // Any text a crate may include as documentation;
-                    // binary files do not read as UTF-8.
-                    _ if std::fs::metadata(&path).is_ok_and(|m| m.len() <= LARGEST_SCANNED) => {
+                    // Text a crate may include as documentation (not a
+                    // test's data files, which may be many).
+                    Some("md" | "markdown" | "txt")
+                        if std::fs::metadata(&path).is_ok_and(|m| m.len() <= LARGEST_SCANNED) =>
+                    {
                         Some((None, Arc::from(std::fs::read_to_string(&path).ok()?)))
                     }
                     _ => None,
@@ -970,8 +972,8 @@ fn restore(root: &Path, files: &[SwitchedFile]) -> Result<()> {
     Ok(())
 }
 
-/// The largest file other than Rust source that the scan for compile-time
-/// calls reads as documentation.
+/// The largest Markdown or text file that the scan for compile-time calls
+/// reads as documentation.
 const LARGEST_SCANNED: u64 = 1 << 20;
 
 /// The name of the const fn whose mutant `mutant` is, when its switch
