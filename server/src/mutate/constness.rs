@@ -21,7 +21,7 @@ use ra_ap_syntax::{AstNode, AstToken, Edition, SyntaxKind, SyntaxNode};
 pub enum ScanFile<'a> {
     /// Rust source, with the byte offsets of the `const` keywords that
     /// the switched build removes in it.
-    Rust(&'a str, Vec<usize>),
+    Rust(&'a str, &'a [usize]),
     /// Any other text (Markdown, plain text), which a crate may include
     /// as documentation (`#[doc = include_str!("../README.md")]`): its
     /// fenced code blocks are doctests.
@@ -212,11 +212,11 @@ mod tests {
     /// of the functions named `candidates` in `code` (and `markdown` is
     /// among the files).
     fn kept(code: &str, markdown: &str, candidates: &[&str]) -> Vec<String> {
-        let removed = candidates
+        let removed: Vec<usize> = candidates
             .iter()
             .map(|name| code.find(&format!("const fn {name}(")).expect(name))
             .collect();
-        let files = [ScanFile::Rust(code, removed), ScanFile::Text(markdown)];
+        let files = [ScanFile::Rust(code, &removed), ScanFile::Text(markdown)];
         kept_const(&files).into_iter().collect()
     }
 
@@ -262,7 +262,7 @@ mod tests {
             code.find("const fn mix").unwrap(),
             code.find("const fn with_seed").unwrap(),
         ];
-        let kept = kept_const(&[ScanFile::Rust(code, removed)]);
+        let kept = kept_const(&[ScanFile::Rust(code, &removed)]);
         assert_eq!(kept.into_iter().collect::<Vec<_>>(), ["mix"]);
     }
 

@@ -244,9 +244,8 @@ impl Walker<'_> {
         self.functions.push(Arc::clone(&entered));
 
         let body_range = TextRange::new(trimmed_range(first).start(), trimmed_range(last).end());
-        self.removable_consts.push(removable_const(function));
-        let body_switch = if function.const_token().is_some() && removable_const(function).is_none()
-        {
+        let removable = removable_const(function);
+        let body_switch = if function.const_token().is_some() && removable.is_none() {
             Switch::Alone(IN_CONST_FN)
         } else if ret.as_ref().is_some_and(|ret| {
             ret.syntax()
@@ -259,6 +258,7 @@ impl Walker<'_> {
         } else {
             self.expression_switch(function.syntax(), body_range, true)
         };
+        self.removable_consts.push(removable);
         let ret_type = ret.and_then(|ret| ret.ty());
         let stubs = stub::return_type_stubs(ret_type.as_ref(), &self.options.error_values);
         let longest_stub = stubs.iter().map(String::len).max().unwrap_or(0);

@@ -400,7 +400,7 @@ impl Lab {
         let files: Vec<ScanFile> = texts
             .iter()
             .map(|(marks, text)| match marks {
-                Some(marks) => ScanFile::Rust(text, marks.clone()),
+                Some(marks) => ScanFile::Rust(text, marks),
                 None => ScanFile::Text(text),
             })
             .collect();

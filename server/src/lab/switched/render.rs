@@ -72,7 +72,8 @@ enum Kind {
     ConstItems,
     /// A use of such a const: each copy's name, then the original.
     ConstUse,
-    /// The `const` keyword of a const fn holding switched mutants: removed.
+    /// The `const` keyword of a const fn the switched build makes plain:
+    /// removed.
     Unconst,
 }
 
@@ -100,8 +101,9 @@ fn const_copy(id: u32) -> String {
 }
 
 /// Renders `code` with `mutants` (id, mutant) switched in, and the `const`
-/// keywords at `unconst` (beside those of the mutants' own functions)
-/// removed. Mutants whose switch is `Alone` must not be given.
+/// keywords at `unconst` removed: those of the functions of the mutants
+/// whose switch is `Unconst` must be among them. Mutants whose switch is
+/// `Alone` must not be given.
 pub fn render(code: &str, mutants: &[(u32, &Mutant)], unconst: &[Range<usize>]) -> Switched {
     let mut grouped: BTreeMap<(usize, std::cmp::Reverse<usize>, Kind), Site> = BTreeMap::new();
     for keyword in unconst {
@@ -117,10 +119,6 @@ pub fn render(code: &str, mutants: &[(u32, &Mutant)], unconst: &[Range<usize>]) 
         );
     }
     for &(id, mutant) in mutants {
-        let unconst = match &mutant.switch {
-            Switch::Unconst { keyword, .. } => Some((keyword.clone(), Kind::Unconst, false)),
-            _ => None,
-        };
         let places: Vec<(Range<usize>, Kind, bool)> = match mutant.switch.inner() {
             Switch::Expression { site, body } => vec![(site.clone(), Kind::Expression, *body)],
             Switch::ArmGuard { at } => vec![(*at..*at, Kind::Guard, false)],
@@ -131,7 +129,7 @@ pub fn render(code: &str, mutants: &[(u32, &Mutant)], unconst: &[Range<usize>]) 
             }
             Switch::Alone(_) | Switch::Unconst { .. } => continue,
         };
-        for (range, kind, body) in places.into_iter().chain(unconst) {
+        for (range, kind, body) in places {
             let site = grouped
                 .entry((range.start, std::cmp::Reverse(range.end), kind))
                 .or_insert_with(|| Site {
@@ -519,7 +517,17 @@ mod tests {
             .filter(|(_, m)| !matches!(m.switch, Switch::Alone(_)))
             .map(|(i, m)| (i as u32 + 1, m))
             .collect();
-        let out = render(code, &ids, &[]);
+        // The keywords of the switched mutants' const fns, as the lab
+        // passes them (it may add others).
+        let mut unconst: Vec<Range<usize>> = ids
+            .iter()
+            .filter_map(|(_, m)| match &m.switch {
+                Switch::Unconst { keyword, .. } => Some(keyword.clone()),
+                _ => None,
+            })
+            .collect();
+        unconst.dedup();
+        let out = render(code, &ids, &unconst);
         (mutants.clone(), out)
     }
 
