@@ -1505,12 +1505,32 @@ fn mutants_no_switch_can_hold_get_cargo_mutants_verdicts_on_the_classic_path() {
             "src/lib.rs:31:10: replace > with == in describe",
             "compile-once: switch",
         ),
+        // Constants of an impl and of a module, used at run time in
+        // another file (and in a const fn made plain): a copy holds the
+        // mutant and each use chooses. One a doc comment names stays alone.
+        (
+            "src/flags.rs:10:37: replace << with >>",
+            "its const item has a copy holding the mutant in the switched build",
+        ),
+        (
+            "src/flags.rs:21:25: replace * with /",
+            "its const item has a copy holding the mutant in the switched build",
+        ),
+        (
+            "src/flags.rs:12:38: replace << with >>",
+            "classic path (built alone): it is in a const item, and not every use can choose a copy: \
+             src/flags.rs: a doc comment names it",
+        ),
+        (
+            "src/lib.rs:6:26: replace + with *",
+            "not every use can choose a copy: src/lib.rs: a macro call names it",
+        ),
     ];
     for (name, path) in paths {
         let (_, log) = outcome_and_log(&run, name);
         assert!(log.contains(path), "{name}: {path:?} in\n{log}");
     }
-    assert!(run.stdout().contains("compile-once: 35 mutants switched into one build (2 build rounds), 22 on the classic path"), "{}", run.stdout());
+    assert!(run.stdout().contains("compile-once: 48 mutants switched into one build (2 build rounds), 25 on the classic path"), "{}", run.stdout());
     // `nothing` has no mutant: the first round made it plain too, and the
     // second kept its const.
     let log = std::fs::read_to_string(run.out().join("log/baseline.log")).unwrap();

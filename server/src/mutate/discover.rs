@@ -4,7 +4,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use ra_ap_syntax::ast::{self, HasAttrs, HasName};
+use ra_ap_syntax::ast::{self, HasAttrs, HasName, HasVisibility};
 use ra_ap_syntax::{
     AstNode, AstToken, NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
 };
@@ -514,7 +514,9 @@ impl Walker<'_> {
         let region = operator_run(node, false);
         let edition = ra_edition(self.source_file.edition);
         if let Some(why) = const_context(&region) {
-            return const_uses(&region, op, edition).unwrap_or(Switch::Alone(why));
+            return const_uses(&region, op, edition)
+                .or_else(|| crate_const(&region, op, edition))
+                .unwrap_or(Switch::Alone(why));
         }
         if is_constant(&region) && !constant::mutation_fits(&region, op.0, op.1, edition) {
             return Switch::Alone(
@@ -598,7 +600,7 @@ pub(super) const IN_CONST_FN: &str = "it is in a const fn, which can run at comp
 /// context of its own (a const item, another const fn that stays const)
 /// and not in a trait. Whether anything calls it at compile time is the
 /// lab's question: it sees every file.
-fn removable_const(function: &ast::Fn) -> Option<Range<usize>> {
+pub(super) fn removable_const(function: &ast::Fn) -> Option<Range<usize>> {
     let keyword = function.const_token()?;
     let parent = function.syntax().parent()?;
     if const_context(&parent).is_some()
@@ -680,7 +682,7 @@ pub(super) fn const_safe_value(value: &str) -> bool {
 /// Why code at `node` runs at compile time (where a run-time switch cannot
 /// reach), if it does: const and static initialisers, const generics, array
 /// lengths, enum discriminants, const blocks, const fns.
-fn const_context(node: &SyntaxNode) -> Option<&'static str> {
+pub(super) fn const_context(node: &SyntaxNode) -> Option<&'static str> {
     const_context_at(node).map(|(_, why)| why)
 }
 
@@ -804,11 +806,80 @@ fn const_uses(
     })
 }
 
+/// The switch of a mutant at `node` (the text at `op.0` replaced by `op.1`)
+/// in the initialiser of a const item of a module or of an inherent impl,
+/// whatever its uses: `Switch::CrateConst`, for the lab to find them in
+/// every file. `None` for an item elsewhere (a trait, a trait's impl, a
+/// block), without a name or a type, or with attributes other than lint
+/// levels (a `#[cfg]`, a `#[doc]`).
+fn crate_const(
+    node: &SyntaxNode,
+    op: (TextRange, &str),
+    edition: ra_ap_syntax::Edition,
+) -> Option<Switch> {
+    let (innermost, _) = const_context_at(node)?;
+    let item = ast::Const::cast(innermost)?;
+    let parent = item.syntax().parent()?;
+    let owner = match parent.kind() {
+        SyntaxKind::SOURCE_FILE => None,
+        SyntaxKind::ITEM_LIST if parent.parent()?.kind() == SyntaxKind::MODULE => None,
+        SyntaxKind::ASSOC_ITEM_LIST => {
+            let implementation = ast::Impl::cast(parent.parent()?)?;
+            if implementation.trait_().is_some() {
+                return None;
+            }
+            let ast::Type::PathType(ty) = implementation.self_ty()? else {
+                return None;
+            };
+            Some(ty.path()?.segment()?.name_ref()?.text().to_string())
+        }
+        _ => return None,
+    };
+    let name = item.name()?;
+    // Lint levels go on the copy too (it is as undocumented as the item);
+    // doc comments do not (a doctest would run twice).
+    let lint_levels = item.attrs().all(|attr| {
+        attr.path().is_some_and(|p| {
+            matches!(
+                p.syntax().text().to_string().as_str(),
+                "allow" | "expect" | "warn" | "deny"
+            )
+        })
+    });
+    if name.text() == "_" || !lint_levels {
+        return None;
+    }
+    item.ty()?;
+    let start = match (item.attrs().next(), item.visibility()) {
+        (Some(attr), _) => attr.syntax().text_range().start(),
+        (None, Some(visibility)) => visibility.syntax().text_range().start(),
+        (None, None) => item.const_token()?.text_range().start(),
+    };
+    let docs_inside = item
+        .syntax()
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| t.text_range().start() >= start)
+        .filter_map(ast::Comment::cast)
+        .any(|c| c.kind().doc.is_some());
+    if docs_inside {
+        return None;
+    }
+    let value = constant::mutated_values(item.body()?.syntax(), op.0, op.1, edition)
+        .map(|(value, _)| value);
+    Some(Switch::CrateConst {
+        item: text_range(TextRange::new(start, item.syntax().text_range().end())),
+        name: text_range(name.syntax().text_range()),
+        owner,
+        value,
+    })
+}
+
 /// Whether a use of a constant (`use`), whose value with the mutant is
 /// `value` when known, leaves rustc nothing to compute at build time that
 /// could overflow or panic: it is not an index, a shift amount, a divisor
 /// that may be 0 or -1, or in a run of constants.
-fn checked_only_at_run_time(use_: &SyntaxNode, value: Option<i128>) -> bool {
+pub(super) fn checked_only_at_run_time(use_: &SyntaxNode, value: Option<i128>) -> bool {
     let parent = use_.parent();
     if parent
         .as_ref()
@@ -835,6 +906,32 @@ fn checked_only_at_run_time(use_: &SyntaxNode, value: Option<i128>) -> bool {
         }
     }
     !is_constant_run(use_)
+}
+
+/// Whether the value of `use_` leaves its function's code as it is made,
+/// so that no build-time evaluation of that function (rustc's lints
+/// propagate constants through locals) meets it: a call's argument, a
+/// method call's receiver, a `return`ed value or the function body's tail.
+pub(super) fn handed_on(use_: &SyntaxNode) -> bool {
+    let Some(parent) = use_.parent() else {
+        return false;
+    };
+    match parent.kind() {
+        SyntaxKind::ARG_LIST | SyntaxKind::RETURN_EXPR => true,
+        SyntaxKind::METHOD_CALL_EXPR => ast::MethodCallExpr::cast(parent)
+            .and_then(|call| call.receiver())
+            .is_some_and(|receiver| receiver.syntax() == use_),
+        SyntaxKind::STMT_LIST => {
+            ast::StmtList::cast(parent.clone())
+                .and_then(|list| list.tail_expr())
+                .is_some_and(|tail| tail.syntax() == use_)
+                && parent
+                    .parent()
+                    .and_then(|block| block.parent())
+                    .is_some_and(|p| p.kind() == SyntaxKind::FN)
+        }
+        _ => false,
+    }
 }
 
 /// Whether the run of operators around `node` (as an operator switch would
@@ -904,7 +1001,7 @@ fn cast<N: AstNode>(node: SyntaxNode) -> N {
     N::cast(node).expect("the node kind was checked")
 }
 
-fn text_range(range: TextRange) -> std::ops::Range<usize> {
+pub(super) fn text_range(range: TextRange) -> std::ops::Range<usize> {
     u32::from(range.start()) as usize..u32::from(range.end()) as usize
 }
 

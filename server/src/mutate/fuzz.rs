@@ -330,6 +330,13 @@ fn check_mutant(code: &str, index: &SourceIndex, mutant: &Mutant) -> Result<(), 
                 );
             }
         }
+        Switch::CrateConst { item, name, .. } => {
+            prop_assert!(
+                item.start <= name.start && name.end <= range.start && range.end <= item.end,
+                "{}: const item {item:?} does not hold its name {name:?} and {range:?}",
+                mutant.name
+            );
+        }
         Switch::Alone(_) => {}
     }
     let applied = apply(code, &mutant.diff()).map_err(|err| {

@@ -5,6 +5,7 @@
 mod attrs;
 mod constant;
 mod constness;
+pub mod crate_const;
 mod diff;
 mod discover;
 mod foresee;
@@ -130,6 +131,22 @@ pub enum Switch {
         item: Range<usize>,
         name: Range<usize>,
         uses: Vec<Range<usize>>,
+    },
+    /// A mutant in the initialiser of a const item of a module or of an
+    /// inherent impl (`impl Effects { pub const BOLD: Self = Self(1 << 0); }`),
+    /// which any file of the crate may use. As with `ConstUses`, a copy
+    /// under another name holds the mutant and each use chooses at run
+    /// time; the lab finds the uses (`crate_const::uses_in`, every file of
+    /// the packages) and builds the mutant alone unless each one is a
+    /// run-time value in the package's `src/`. `item` runs from its
+    /// first lint attribute, visibility or `const` keyword to the end (no
+    /// doc comment: a doctest would run twice), `owner` is the impl's type (`Effects`) if any, `value`
+    /// the item's integer value with the mutant, where known.
+    CrateConst {
+        item: Range<usize>,
+        name: Range<usize>,
+        owner: Option<String>,
+        value: Option<i128>,
     },
     /// A mutant in a `const fn` that nothing evaluates at compile time as
     /// far as the syntax shows: the function loses its `const` (the byte

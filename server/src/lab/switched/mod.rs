@@ -8,6 +8,7 @@
 //! path, as are those no switch can hold; the log of each says which path
 //! it took and why.
 
+mod consts;
 mod doctests;
 mod messages;
 mod reach;
@@ -28,7 +29,7 @@ use super::cargo::{self, PackageArgs, TestScope, TestTool};
 use super::killers::Killer;
 use super::process::{self, Ended, Spec};
 use super::{AnalysisFeed, BaselineMode, Cancel, Event, Lab};
-use crate::mutate::{kept_const, removable_consts, Mutant, ScanFile, Switch};
+use crate::mutate::{Mutant, Switch};
 use crate::outcome::{Phase, PhaseResult, ProcessStatus, Scenario, ScenarioOutcome};
 use crate::workspace::Package;
 use messages::TestBinary;
@@ -52,7 +53,15 @@ struct Plan {
     /// By file: the const fns (name, keyword) whose `const` the switched
     /// build removes, beside those of the switched mutants' own functions.
     unconst: BTreeMap<String, ConstFns>,
+    /// By file: its text and the uses of the constants of modules and
+    /// impls that switched mutants copy (`Switch::CrateConst`), each the
+    /// mutant's index and the byte range of the path expression.
+    const_uses: BTreeMap<String, (Arc<str>, ConstUses)>,
 }
+
+/// Uses of constants in a file: each the index of the mutant whose copy
+/// it may choose, and the byte range of the path expression.
+type ConstUses = Vec<(usize, Range<usize>)>;
 
 /// Const fns of a file: each one's name and the byte range of its `const`.
 type ConstFns = Vec<(String, Range<usize>)>;
@@ -110,13 +119,15 @@ impl Lab {
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Option<ScenarioOutcome>> {
         let mut plan = self.plan(mutants);
-        self.keep_called_consts(mutants, &mut plan);
+        let mut texts = None;
+        self.keep_called_consts(mutants, &mut plan, &mut texts);
+        self.place_crate_consts(mutants, &mut plan, &mut texts);
         if plan.switched.is_empty() {
             return self.classic_run(mutants, (&plan.alone, analysis), cancel, on_event);
         }
         on_event(&Event::BaselineStarted);
         let root = self.trees[0].root().to_owned();
-        let files = self.switched_files(mutants, &plan.switched)?;
+        let files = self.switched_files(mutants, &plan)?;
         // Without a baseline there is no baseline log: the build has its own.
         let log_name = match self.options.baseline {
             BaselineMode::Run => "baseline.log",
@@ -315,6 +326,7 @@ impl Lab {
             switched: BTreeSet::new(),
             alone: BTreeMap::new(),
             unconst: BTreeMap::new(),
+            const_uses: BTreeMap::new(),
         };
         let whole_run = self.whole_run_obstacle();
         let mut package_obstacles: HashMap<&str, Option<String>> = HashMap::new();
@@ -347,81 +359,6 @@ impl Lab {
             }
         }
         plan
-    }
-
-    /// Takes out of the switched build the mutants of const fns that must
-    /// stay const: some code may call them at compile time (as the syntax
-    /// of the packages' files shows).
-    fn keep_called_consts(&self, mutants: &[Arc<Mutant>], plan: &mut Plan) {
-        // The files the switched build rewrites for its mutants, with the
-        // const fns it may make plain in each (all of them, so that none
-        // that stays const calls one that does not).
-        let mut removable: HashMap<String, (Arc<str>, ConstFns)> = HashMap::new();
-        for &index in &plan.switched {
-            let file = &mutants[index].source_file;
-            removable.entry(file.path.clone()).or_insert_with(|| {
-                let fns = removable_consts(&file.code, file.edition);
-                (Arc::clone(&file.code), fns)
-            });
-        }
-        if removable.values().all(|(_, fns)| fns.is_empty()) {
-            return;
-        }
-        let texts: Vec<(Option<Vec<usize>>, Arc<str>)> = self
-            .packages
-            .iter()
-            .filter_map(|p| super::trim::package_files(&self.source_root.join(&p.dir)))
-            .flatten()
-            .filter_map(|path| {
-                let relative = path.strip_prefix(&self.source_root).ok()?;
-                let relative = relative.to_string_lossy().replace('\\', "/");
-                match path.extension().and_then(|e| e.to_str()) {
-                    Some("rs") => Some(match removable.get(&relative) {
-                        Some((code, fns)) => (
-                            Some(fns.iter().map(|(_, keyword)| keyword.start).collect()),
-                            Arc::clone(code),
-                        ),
-                        None => (
-                            Some(Vec::new()),
-                            Arc::from(std::fs::read_to_string(&path).ok()?),
-                        ),
-                    }),
-                    // Text a crate may include as documentation (not a
-                    // test's data files, which may be many).
-                    Some("md" | "markdown" | "txt")
-                        if std::fs::metadata(&path).is_ok_and(|m| m.len() <= LARGEST_SCANNED) =>
-                    {
-                        Some((None, Arc::from(std::fs::read_to_string(&path).ok()?)))
-                    }
-                    _ => None,
-                }
-            })
-            .collect();
-        let files: Vec<ScanFile> = texts
-            .iter()
-            .map(|(marks, text)| match marks {
-                Some(marks) => ScanFile::Rust(text, marks),
-                None => ScanFile::Text(text),
-            })
-            .collect();
-        let kept = kept_const(&files);
-        for index in plan.switched.clone() {
-            let Some(name) = unconst_name(&mutants[index]).filter(|n| kept.contains(*n)) else {
-                continue;
-            };
-            plan.switched.remove(&index);
-            plan.alone.insert(
-                index,
-                format!("it is in a const fn that may run at compile time (`{name}` is named where code runs at compile time)"),
-            );
-        }
-        plan.unconst = removable
-            .into_iter()
-            .map(|(path, (_, fns))| {
-                let fns = fns.into_iter().filter(|(name, _)| !kept.contains(name));
-                (path, fns.collect())
-            })
-            .collect();
     }
 
     /// What keeps the whole run off the switched path, if anything.
@@ -492,14 +429,21 @@ impl Lab {
 
     /// The files a switched build rewrites: those with switched mutants and
     /// the root files of their packages, with their original text.
-    fn switched_files(
-        &self,
-        mutants: &[Arc<Mutant>],
-        switched: &BTreeSet<usize>,
-    ) -> Result<Vec<SwitchedFile>> {
+    fn switched_files(&self, mutants: &[Arc<Mutant>], plan: &Plan) -> Result<Vec<SwitchedFile>> {
         let mut files: BTreeMap<String, SwitchedFile> = BTreeMap::new();
         let mut packages = BTreeSet::new();
-        for &index in switched {
+        // Files where only uses of constants are switched.
+        for (path, (text, _)) in &plan.const_uses {
+            files.insert(
+                path.clone(),
+                SwitchedFile {
+                    path: path.clone(),
+                    original: Arc::clone(text),
+                    crate_root: false,
+                },
+            );
+        }
+        for &index in &plan.switched {
             let source = &mutants[index].source_file;
             packages.insert(source.package.clone());
             files
@@ -944,7 +888,17 @@ fn write_round(
             .get(&file.path)
             .map(|fns| fns.iter().map(|(_, keyword)| keyword.clone()).collect())
             .unwrap_or_default();
-        let switched = render::render(&file.original, &in_file, &unconst);
+        let uses: Vec<(u32, &Mutant, Range<usize>)> = plan
+            .const_uses
+            .get(&file.path)
+            .map(|(_, uses)| {
+                uses.iter()
+                    .filter(|(index, _)| plan.switched.contains(index))
+                    .map(|(index, range)| (*index as u32 + 1, &*mutants[*index], range.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let switched = render::render(&file.original, &in_file, &uses, &unconst);
         for id in &switched.rejected {
             let index = *id as usize - 1;
             plan.switched.remove(&index);
@@ -971,10 +925,6 @@ fn restore(root: &Path, files: &[SwitchedFile]) -> Result<()> {
     }
     Ok(())
 }
-
-/// The largest Markdown or text file that the scan for compile-time calls
-/// reads as documentation.
-const LARGEST_SCANNED: u64 = 1 << 20;
 
 /// The name of the const fn whose mutant `mutant` is, when its switch
 /// removes that function's `const`: the last segment of its path.
@@ -1521,6 +1471,12 @@ impl SwitchedTests<'_> {
             mutant.diff(),
             self.peers
         )?;
+        if matches!(mutant.switch, Switch::CrateConst { .. }) {
+            writeln!(
+                log,
+                "*** its const item has a copy holding the mutant in the switched build, and each use chooses one of them"
+            )?;
+        }
         if let Some(name) = unconst_name(mutant) {
             writeln!(
                 log,

@@ -100,11 +100,29 @@ fn const_copy(id: u32) -> String {
     format!("__MUTINY_C{id}")
 }
 
-/// Renders `code` with `mutants` (id, mutant) switched in, and the `const`
-/// keywords at `unconst` removed: those of the functions of the mutants
-/// whose switch is `Unconst` must be among them. Mutants whose switch is
-/// `Alone` must not be given.
-pub fn render(code: &str, mutants: &[(u32, &Mutant)], unconst: &[Range<usize>]) -> Switched {
+/// The const item a mutant's switch copies, and the byte range of its name
+/// there (`ConstUses`, `CrateConst`).
+fn copied_item(switch: &Switch) -> Option<(&Range<usize>, &Range<usize>)> {
+    match switch.inner() {
+        Switch::ConstUses { item, name, .. } | Switch::CrateConst { item, name, .. } => {
+            Some((item, name))
+        }
+        _ => None,
+    }
+}
+
+/// Renders `code` with `mutants` (id, mutant) switched in, the uses of
+/// constants of modules and impls at `uses` (id, mutant of the constant,
+/// byte range of the path expression) switched to choose their copies,
+/// and the `const` keywords at `unconst` removed: those of the functions
+/// of the mutants whose switch is `Unconst` must be among them. Mutants
+/// whose switch is `Alone` must not be given.
+pub fn render(
+    code: &str,
+    mutants: &[(u32, &Mutant)],
+    uses: &[(u32, &Mutant, Range<usize>)],
+    unconst: &[Range<usize>],
+) -> Switched {
     let mut grouped: BTreeMap<(usize, std::cmp::Reverse<usize>, Kind), Site> = BTreeMap::new();
     for keyword in unconst {
         grouped.insert(
@@ -127,6 +145,7 @@ pub fn render(code: &str, mutants: &[(u32, &Mutant)], unconst: &[Range<usize>]) 
                     .chain(uses.iter().map(|u| (u.clone(), Kind::ConstUse, false)))
                     .collect()
             }
+            Switch::CrateConst { item, .. } => vec![(item.end..item.end, Kind::ConstItems, false)],
             Switch::Alone(_) | Switch::Unconst { .. } => continue,
         };
         for (range, kind, body) in places {
@@ -142,6 +161,19 @@ pub fn render(code: &str, mutants: &[(u32, &Mutant)], unconst: &[Range<usize>]) 
             site.body |= body;
             site.mutants.push((id, mutant));
         }
+    }
+    for &(id, mutant, ref range) in uses {
+        grouped
+            .entry((range.start, std::cmp::Reverse(range.end), Kind::ConstUse))
+            .or_insert_with(|| Site {
+                range: range.clone(),
+                kind: Kind::ConstUse,
+                body: false,
+                mutants: Vec::new(),
+                children: Vec::new(),
+            })
+            .mutants
+            .push((id, mutant));
     }
     let mut rejected = Vec::new();
     let mut roots: Vec<Site> = Vec::new();
@@ -237,7 +269,7 @@ impl Renderer<'_> {
             // Each copy: the item with its name changed and the mutant
             // applied (sites inside a const item are never switched).
             for (id, mutant) in &site.mutants {
-                let Switch::ConstUses { item, name, .. } = mutant.switch.inner() else {
+                let Some((item, name)) = copied_item(&mutant.switch) else {
                     continue;
                 };
                 self.text.push(' ');
@@ -250,10 +282,14 @@ impl Renderer<'_> {
                 self.blame.push((branch..self.text.len(), vec![*id]));
             }
         } else if site.kind == Kind::ConstUse {
+            // The path to the copy: the use's path, its last segment (the
+            // constant's name) renamed.
             self.text.push('(');
-            for (id, _) in &site.mutants {
+            for (id, mutant) in &site.mutants {
+                let name_len = copied_item(&mutant.switch).map_or(0, |(_, name)| name.len());
+                let qualifier = &self.code[site.range.start..site.range.end - name_len];
                 self.text.push_str(&format!(
-                    "if crate::{MODULE}::on({id}) {{ {} }} else ",
+                    "if crate::{MODULE}::on({id}) {{ {qualifier}{} }} else ",
                     const_copy(*id)
                 ));
             }
@@ -527,7 +563,7 @@ mod tests {
             })
             .collect();
         unconst.dedup();
-        let out = render(code, &ids, &unconst);
+        let out = render(code, &ids, &[], &unconst);
         (mutants.clone(), out)
     }
 
@@ -615,6 +651,7 @@ mod tests {
             .iter()
             .map(|m| match m.switch {
                 Switch::Alone(why) => (m.description.as_str(), why),
+                Switch::CrateConst { .. } => (m.description.as_str(), "crate const"),
                 _ => (m.description.as_str(), "switched"),
             })
             .collect();
@@ -624,7 +661,8 @@ mod tests {
             {
                 "it is in an array length, evaluated at compile time"
             } else if description.starts_with("replace + with") && !description.contains(" in ") {
-                "it is in a const item, evaluated at compile time"
+                // A const item of the module: the lab looks for its uses.
+                "crate const"
             } else if description.starts_with("replace c ") || description.ends_with(" in c") {
                 // A const fn's stubs that are const values: the build may
                 // remove its const (the lab decides).
@@ -654,6 +692,7 @@ mod tests {
                 ));
                 "unconst".to_owned()
             }
+            Switch::CrateConst { .. } => "crate const".to_owned(),
             other => panic!("{}: {other:?}", m.name),
         };
         let whys: Vec<(String, String)> = mutants
@@ -666,7 +705,7 @@ mod tests {
             } else if description.ends_with(" in N")
                 || !description.contains(" in ") && description.starts_with("replace + with")
             {
-                "it is in a const item, evaluated at compile time"
+                "crate const"
             } else {
                 "unconst"
             };
@@ -711,14 +750,14 @@ mod tests {
             .collect();
         let keyword = crate::mutate::removable_consts(code, Edition::E2021);
         assert_eq!(keyword, [("one".to_owned(), 0..6)]);
-        let out = render(code, &ids, std::slice::from_ref(&keyword[0].1));
+        let out = render(code, &ids, &[], std::slice::from_ref(&keyword[0].1));
         assert!(
             out.text
                 .starts_with("fn one() -> u32 {\n    1\n}\nfn two()"),
             "{}",
             out.text
         );
-        let kept = render(code, &ids, &[]);
+        let kept = render(code, &ids, &[], &[]);
         assert!(kept.text.starts_with("const fn one()"), "{}", kept.text);
     }
 
@@ -761,12 +800,67 @@ mod tests {
     }
 
     #[test]
+    fn a_constant_of_an_impl_is_copied_and_each_use_in_any_file_chooses() {
+        use crate::mutate::crate_const::{uses_in, Wanted};
+        let code = "pub struct Flags(u8);\nimpl Flags {\n    /// Loud.\n    #[allow(missing_docs)]\n    pub const LOUD: Flags = Flags(1 << 1);\n    fn f() -> Flags { Self::LOUD }\n}\n";
+        let mutants = mutants_of(code);
+        let (index, mutant) = mutants
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.replacement == ">>")
+            .unwrap();
+        let Switch::CrateConst {
+            name, owner, value, ..
+        } = &mutant.switch
+        else {
+            panic!("{:?}", mutant.switch);
+        };
+        let id = index as u32 + 1;
+        let wanted = Wanted {
+            name: &code[name.clone()],
+            owner: owner.as_deref(),
+            value: *value,
+            declared: Some(name.clone()),
+        };
+        let uses = |code: &str| -> Vec<(u32, &Mutant, Range<usize>)> {
+            uses_in(code, Edition::E2021, &wanted)
+                .unwrap()
+                .into_iter()
+                .map(|u| (id, mutant, u.path))
+                .collect()
+        };
+        let out = render(code, &[(id, mutant)], &uses(code), &[]);
+        // The copy has the lint levels but no doc comment: a doctest
+        // there would run twice.
+        assert!(
+            out.text.contains(&format!(
+                "pub const LOUD: Flags = Flags(1 << 1); #[allow(missing_docs)]\n    pub const __MUTINY_C{id}: Flags = Flags(1 >> 1);"
+            )),
+            "{}",
+            out.text
+        );
+        let chosen = format!(
+            "(if crate::__mutiny_switch::on({id}) {{ Self::__MUTINY_C{id} }} else {{ Self::LOUD }})"
+        );
+        assert!(out.text.contains(&chosen), "{}", out.text);
+        // Another file: only its uses change, and an error there is the
+        // mutant's.
+        let other = "fn g() -> u8 { bits(crate::Flags::LOUD) }\n";
+        let out = render(other, &[], &uses(other), &[]);
+        let chosen = format!(
+            "bits((if crate::__mutiny_switch::on({id}) {{ crate::Flags::__MUTINY_C{id} }} else {{ crate::Flags::LOUD }}))"
+        );
+        assert!(out.text.contains(&chosen), "{}", out.text);
+        assert_eq!(out.blame(out.text.find("__MUTINY").unwrap()), vec![id]);
+        assert!(crate::mutate::parse_errors(&out.text, Edition::E2021).is_empty());
+    }
+
+    #[test]
     fn a_local_const_used_in_a_pattern_a_macro_or_a_length_stays_alone() {
         for code in [
             "fn f(x: i64) -> bool {\n    const K: i64 = 2 + 3;\n    x == K || matches!(x, K)\n}\n",
             "fn g(x: i64) -> i64 {\n    const K: i64 = 2 + 3;\n    match x { K => 1, _ => x * K }\n}\n",
             "fn h() -> usize {\n    const K: usize = 2 + 2;\n    [0u8; K].len() + K\n}\n",
-            "const K: i64 = 2 + 3;\nfn k(x: i64) -> i64 {\n    x * K\n}\n",
             // What rustc computes at build time: a shift amount, a value
             // handed on alone (it may meet other constants later).
             "fn s(x: u64) -> u64 {\n    const K: u32 = 2 + 61;\n    x >> K\n}\n",
