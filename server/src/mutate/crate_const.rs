@@ -13,7 +13,7 @@ use ra_ap_syntax::{AstNode, SyntaxKind, SyntaxNode};
 
 use super::discover::text_range;
 use super::discover::{
-    checked_only_at_run_time, const_context, handed_on, ra_edition, removable_const,
+    checked_only_at_run_time, const_context, handed_on, is_operator, ra_edition, removable_const,
 };
 use super::Edition;
 
@@ -124,16 +124,7 @@ fn value_use(name_ref: &SyntaxNode, wanted: &Wanted) -> Result<ConstUse, String>
         return Err(format!("a use is compile-time code ({why})"));
     }
     let in_arithmetic = expression.parent().is_some_and(|p| {
-        matches!(
-            p.kind(),
-            SyntaxKind::BIN_EXPR
-                | SyntaxKind::PREFIX_EXPR
-                | SyntaxKind::CAST_EXPR
-                | SyntaxKind::RANGE_EXPR
-                | SyntaxKind::REF_EXPR
-                | SyntaxKind::PAREN_EXPR
-                | SyntaxKind::INDEX_EXPR
-        )
+        is_operator(p.kind()) || matches!(p.kind(), SyntaxKind::PAREN_EXPR | SyntaxKind::INDEX_EXPR)
     });
     let checked_at_run_time = match in_arithmetic {
         true => checked_only_at_run_time(&expression, wanted.value),

@@ -945,19 +945,26 @@ fn is_constant_run(node: &SyntaxNode) -> bool {
 /// too when `parenthesised`.
 fn operator_run(node: &SyntaxNode, parenthesised: bool) -> SyntaxNode {
     let mut region = node.clone();
-    while let Some(parent) = region.parent().filter(|p| {
-        matches!(
-            p.kind(),
-            SyntaxKind::BIN_EXPR
-                | SyntaxKind::PREFIX_EXPR
-                | SyntaxKind::CAST_EXPR
-                | SyntaxKind::RANGE_EXPR
-                | SyntaxKind::REF_EXPR
-        ) || (parenthesised && p.kind() == SyntaxKind::PAREN_EXPR)
-    }) {
+    while let Some(parent) = region
+        .parent()
+        .filter(|p| is_operator(p.kind()) || (parenthesised && p.kind() == SyntaxKind::PAREN_EXPR))
+    {
         region = parent;
     }
     region
+}
+
+/// Whether a node of this kind applies an operator (binary, prefix, cast,
+/// range, reference) to the expressions in it.
+pub(super) fn is_operator(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        SyntaxKind::BIN_EXPR
+            | SyntaxKind::PREFIX_EXPR
+            | SyntaxKind::CAST_EXPR
+            | SyntaxKind::RANGE_EXPR
+            | SyntaxKind::REF_EXPR
+    )
 }
 
 /// Whether an expression is made of literals and constants only (names in
