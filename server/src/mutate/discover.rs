@@ -514,8 +514,8 @@ impl Walker<'_> {
         let region = operator_run(node, false);
         let edition = ra_edition(self.source_file.edition);
         if let Some(why) = const_context(&region) {
-            return const_uses(&region, op, edition)
-                .or_else(|| crate_const(&region, op, edition))
+            return mutated_const(&region, op, edition)
+                .and_then(|item| const_uses(&item).or_else(|| crate_const(&item)))
                 .unwrap_or(Switch::Alone(why));
         }
         if is_constant(&region) && !constant::mutation_fits(&region, op.0, op.1, edition) {
@@ -729,8 +729,34 @@ fn const_context_at(node: &SyntaxNode) -> Option<(SyntaxNode, &'static str)> {
     None
 }
 
-/// The switch of a mutant at `node` (the text at `op.0` replaced by `op.1`)
-/// in the initialiser of a const item local to a block (`const
+/// A const item whose initialiser holds a mutant: the innermost
+/// compile-time context of the mutant's node, with a name and a type.
+struct MutatedConst {
+    item: ast::Const,
+    name: ast::Name,
+    /// The item's integer value with the mutant, where known.
+    value: Option<i128>,
+}
+
+/// The const item whose initialiser is the innermost compile-time
+/// context of `node` (the text at `op.0` replaced by `op.1` there), if
+/// any, with its name, type and value.
+fn mutated_const(
+    node: &SyntaxNode,
+    op: (TextRange, &str),
+    edition: ra_ap_syntax::Edition,
+) -> Option<MutatedConst> {
+    let (innermost, _) = const_context_at(node)?;
+    let item = ast::Const::cast(innermost)?;
+    let name = item.name()?;
+    item.ty()?;
+    let value = constant::mutated_values(item.body()?.syntax(), op.0, op.1, edition)
+        .map(|(value, _)| value);
+    Some(MutatedConst { item, name, value })
+}
+
+/// The switch of a mutant in the initialiser of a const item local to a
+/// block (`const
 /// DAYS_PER_400Y: i64 = 365 * 400 + 97;` in a function), when every use of
 /// the item in that block is a bare name in run-time code: not in a
 /// pattern, a type, an array length, another constant or a macro's
@@ -739,15 +765,10 @@ fn const_context_at(node: &SyntaxNode) -> Option<(SyntaxNode, &'static str)> {
 /// switch would hide: no use is an index or a shift amount, or in a run of
 /// constants, and one used as a divisor must evaluate, with the mutant, to
 /// neither 0 nor -1. `None` otherwise (the mutant is built alone).
-fn const_uses(
-    node: &SyntaxNode,
-    op: (TextRange, &str),
-    edition: ra_ap_syntax::Edition,
-) -> Option<Switch> {
-    // The innermost compile-time context must be the item itself, and the
-    // item must be in run-time code.
-    let (innermost, _) = const_context_at(node)?;
-    let item = ast::Const::cast(innermost)?;
+fn const_uses(mutated: &MutatedConst) -> Option<Switch> {
+    let MutatedConst { item, name, value } = mutated;
+    let value = *value;
+    // The item must be in run-time code.
     if item
         .syntax()
         .parent()
@@ -760,10 +781,6 @@ fn const_uses(
         .syntax()
         .parent()
         .filter(|p| p.kind() == SyntaxKind::STMT_LIST)?;
-    let name = item.name()?;
-    item.ty()?;
-    let value = constant::mutated_values(item.body()?.syntax(), op.0, op.1, edition)
-        .map(|(value, _)| value);
     let text = name.text().to_string();
     let mut uses = Vec::new();
     for token in scope
@@ -806,19 +823,14 @@ fn const_uses(
     })
 }
 
-/// The switch of a mutant at `node` (the text at `op.0` replaced by `op.1`)
-/// in the initialiser of a const item of a module or of an inherent impl,
+/// The switch of a mutant in the initialiser of a const item of a module
+/// or of an inherent impl,
 /// whatever its uses: `Switch::CrateConst`, for the lab to find them in
 /// every file. `None` for an item elsewhere (a trait, a trait's impl, a
-/// block), without a name or a type, or with attributes other than lint
-/// levels (a `#[cfg]`, a `#[doc]`).
-fn crate_const(
-    node: &SyntaxNode,
-    op: (TextRange, &str),
-    edition: ra_ap_syntax::Edition,
-) -> Option<Switch> {
-    let (innermost, _) = const_context_at(node)?;
-    let item = ast::Const::cast(innermost)?;
+/// block) or with attributes other than lint levels (a `#[cfg]`, a
+/// `#[doc]`).
+fn crate_const(mutated: &MutatedConst) -> Option<Switch> {
+    let MutatedConst { item, name, value } = mutated;
     let parent = item.syntax().parent()?;
     let owner = match parent.kind() {
         SyntaxKind::SOURCE_FILE => None,
@@ -835,7 +847,6 @@ fn crate_const(
         }
         _ => return None,
     };
-    let name = item.name()?;
     // Lint levels go on the copy too (it is as undocumented as the item);
     // doc comments do not (a doctest would run twice).
     let lint_levels = item.attrs().all(|attr| {
@@ -849,7 +860,6 @@ fn crate_const(
     if name.text() == "_" || !lint_levels {
         return None;
     }
-    item.ty()?;
     let start = match (item.attrs().next(), item.visibility()) {
         (Some(attr), _) => attr.syntax().text_range().start(),
         (None, Some(visibility)) => visibility.syntax().text_range().start(),
@@ -865,13 +875,11 @@ fn crate_const(
     if docs_inside {
         return None;
     }
-    let value = constant::mutated_values(item.body()?.syntax(), op.0, op.1, edition)
-        .map(|(value, _)| value);
     Some(Switch::CrateConst {
         item: text_range(TextRange::new(start, item.syntax().text_range().end())),
         name: text_range(name.syntax().text_range()),
         owner,
-        value,
+        value: *value,
     })
 }
 

@@ -222,7 +222,7 @@ impl Lab {
                                     file.path
                                 ));
                             }
-                            all.push((file.path.clone(), found.path));
+                            all.push((file, found.path));
                         }
                         Ok(all)
                     }
@@ -231,15 +231,10 @@ impl Lab {
             });
             match uses {
                 Ok(uses) => {
-                    for (path, range) in uses {
-                        let text = files
-                            .iter()
-                            .find(|f| f.path == path)
-                            .map(|f| Arc::clone(&f.text))
-                            .expect("a use is in a scanned file");
+                    for (file, range) in uses {
                         plan.const_uses
-                            .entry(path)
-                            .or_insert_with(|| (text, Vec::new()))
+                            .entry(file.path.clone())
+                            .or_insert_with(|| (Arc::clone(&file.text), Vec::new()))
                             .1
                             .push((index, range));
                     }

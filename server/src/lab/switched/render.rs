@@ -123,18 +123,9 @@ pub fn render(
     uses: &[(u32, &Mutant, Range<usize>)],
     unconst: &[Range<usize>],
 ) -> Switched {
-    let mut grouped: BTreeMap<(usize, std::cmp::Reverse<usize>, Kind), Site> = BTreeMap::new();
+    let mut grouped: Grouped = BTreeMap::new();
     for keyword in unconst {
-        grouped.insert(
-            (keyword.start, std::cmp::Reverse(keyword.end), Kind::Unconst),
-            Site {
-                range: keyword.clone(),
-                kind: Kind::Unconst,
-                body: false,
-                mutants: Vec::new(),
-                children: Vec::new(),
-            },
-        );
+        site_at(&mut grouped, keyword.clone(), Kind::Unconst);
     }
     for &(id, mutant) in mutants {
         let places: Vec<(Range<usize>, Kind, bool)> = match mutant.switch.inner() {
@@ -149,31 +140,15 @@ pub fn render(
             Switch::Alone(_) | Switch::Unconst { .. } => continue,
         };
         for (range, kind, body) in places {
-            let site = grouped
-                .entry((range.start, std::cmp::Reverse(range.end), kind))
-                .or_insert_with(|| Site {
-                    range,
-                    kind,
-                    body: false,
-                    mutants: Vec::new(),
-                    children: Vec::new(),
-                });
+            let site = site_at(&mut grouped, range, kind);
             site.body |= body;
             site.mutants.push((id, mutant));
         }
     }
-    for &(id, mutant, ref range) in uses {
-        grouped
-            .entry((range.start, std::cmp::Reverse(range.end), Kind::ConstUse))
-            .or_insert_with(|| Site {
-                range: range.clone(),
-                kind: Kind::ConstUse,
-                body: false,
-                mutants: Vec::new(),
-                children: Vec::new(),
-            })
+    for (id, mutant, range) in uses {
+        site_at(&mut grouped, range.clone(), Kind::ConstUse)
             .mutants
-            .push((id, mutant));
+            .push((*id, *mutant));
     }
     let mut rejected = Vec::new();
     let mut roots: Vec<Site> = Vec::new();
@@ -219,6 +194,26 @@ pub fn render(
         all,
         rejected,
     }
+}
+
+/// The sites of a file by place (start, longest first, kind).
+type Grouped<'a> = BTreeMap<(usize, std::cmp::Reverse<usize>, Kind), Site<'a>>;
+
+/// The site of `kind` at `range`, added empty if there is none yet.
+fn site_at<'g, 'a>(
+    grouped: &'g mut Grouped<'a>,
+    range: Range<usize>,
+    kind: Kind,
+) -> &'g mut Site<'a> {
+    grouped
+        .entry((range.start, std::cmp::Reverse(range.end), kind))
+        .or_insert_with(|| Site {
+            range,
+            kind,
+            body: false,
+            mutants: Vec::new(),
+            children: Vec::new(),
+        })
 }
 
 fn attach<'a>(stack: &mut [Site<'a>], roots: &mut Vec<Site<'a>>, site: Site<'a>) {
