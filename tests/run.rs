@@ -910,8 +910,15 @@ fn a_second_run_into_the_same_output_waits_for_the_first_and_neither_is_corrupte
     let dir = fixture("example");
     let sandbox = Sandbox::new();
     let _turn = one_at_a_time();
-    let mut first = sandbox.start_and_wait_for_a_mutant(&dir, &[]);
-    let second = sandbox.command(&dir, &[]).output().expect("mutiny runs");
+    // The first run builds each mutant alone (seconds in all), and the
+    // second reaches the output at once (no rust-analyzer search for own
+    // stubs before it): the first still writes there when the second
+    // looks. Switched, the example's mutants may all be done by then.
+    let mut first = sandbox.start_and_wait_for_a_mutant(&dir, &["--strategy", "classic"]);
+    let second = sandbox
+        .command(&dir, &["--no-own-stubs"])
+        .output()
+        .expect("mutiny runs");
     let first_status = exit_within(&mut first, Duration::from_secs(300));
     let second_stderr = text(&second.stderr);
     assert_eq!(first_status.code(), Some(2), "{}", sandbox.stderr_file());
