@@ -3,10 +3,11 @@
 //! mutants that may have caused it. Pure: text in, text out.
 //!
 //! An expression with mutants becomes
-//! `(if crate::__mutiny_switch::on(17) { a - b } else if … else { a + b })`
-//! (a function body the same, without the parentheses); inner expressions
-//! with mutants are switched inside every branch. A deleted match arm gets a
-//! guard, `Pat if !crate::__mutiny_switch::on(18) => …`. Ids are the mutant's
+//! `(match crate::__mutiny_switch::active(&[17, 18]) { 17 => { a - b } 18 => { a * b } _ => { a + b } })`
+//! (a function body the same, without the parentheses): one read of the
+//! active id per site. Inner expressions with mutants are switched inside
+//! every arm. A deleted match arm gets a guard,
+//! `Pat if !crate::__mutiny_switch::on(19) => …`. Ids are the mutant's
 //! index in the run plus one: 0 switches nothing on.
 
 use std::collections::BTreeMap;
@@ -295,12 +296,18 @@ impl Renderer<'_> {
             if !site.body {
                 self.text.push('(');
             }
-            // A mutant's branch is the site's original text with just that
-            // mutant applied, as a build of the mutant alone parses it: the
-            // sites inside are off while it is on.
+            // One read of the active id for the whole site (hot loops pass
+            // through it), then an arm per mutant. A mutant's arm is the
+            // site's original text with just that mutant applied, as a
+            // build of the mutant alone parses it: the sites inside are off
+            // while it is on.
+            let ids: Vec<String> = site.mutants.iter().map(|(id, _)| id.to_string()).collect();
+            self.text.push_str(&format!(
+                "match crate::{MODULE}::active(&[{}]) {{ ",
+                ids.join(", ")
+            ));
             for (id, mutant) in &site.mutants {
-                self.text
-                    .push_str(&format!("if crate::{MODULE}::on({id}) {{ "));
+                self.text.push_str(&format!("{id} => {{ "));
                 let branch = self.text.len();
                 self.text
                     .push_str(&self.code[site.range.start..mutant.range.start]);
@@ -308,11 +315,11 @@ impl Renderer<'_> {
                 self.text
                     .push_str(&self.code[mutant.range.end..site.range.end]);
                 self.blame.push((branch..self.text.len(), vec![*id]));
-                self.text.push_str(" } else ");
+                self.text.push_str(" } ");
             }
-            self.text.push_str("{ ");
+            self.text.push_str("_ => { ");
             self.span(site.range.clone(), &site.children);
-            self.text.push_str(" }");
+            self.text.push_str(" } }");
             if !site.body {
                 self.text.push(')');
             }
@@ -423,21 +430,29 @@ pub(crate) mod {MODULE} {{
 
     /// The switches' one read, fast even in a debug build: 0 until the
     /// environment is read, then `READ`, `TRACING` when tracing, and the
-    /// active id (hot loops call `on` for every mutant of every site).
+    /// active id (hot loops pass through a site's `active` on every turn).
     static STATE: AtomicU32 = AtomicU32::new(0);
     const READ: u32 = 1 << 31;
     const TRACING: u32 = 1 << 30;
 
+    /// Whether mutant `id` is on: a deleted arm's guard, a constant's use.
     #[inline(always)]
     pub(crate) fn on(id: u32) -> bool {{
+        active(&[id]) == id
+    }}
+
+    /// The id switched on, for a site whose mutants are `ids` (all traced
+    /// together: the first tells whether this thread saw the others).
+    #[inline(always)]
+    pub(crate) fn active(ids: &[u32]) -> u32 {{
         let mut state = STATE.load(Ordering::Relaxed);
         if state == 0 {{
             state = read_state();
         }}
         if state & TRACING != 0 {{
-            trace(id);
+            trace(ids);
         }}
-        state & (TRACING - 1) == id
+        state & (TRACING - 1)
     }}
 
     #[cold]
@@ -446,36 +461,49 @@ pub(crate) mod {MODULE} {{
             Some(_) => TRACING,
             None => 0,
         }};
-        let state = READ | tracing | (active() & (TRACING - 1));
+        let state = READ | tracing | (from_env() & (TRACING - 1));
         STATE.store(state, Ordering::Relaxed);
         state
     }}
 
-    fn trace(id: u32) {{
-        let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
-        // A load first: the read-modify-write of a word every test thread
-        // shares would bounce its cache line between the cores.
-        let seen = &SEEN[word];
-        if seen.load(Ordering::Relaxed) & bit == 0 && seen.fetch_or(bit, Ordering::Relaxed) & bit == 0 {{
-            let doctest = DOCTEST.get_or_init(doctest);
-            match doctest.is_empty() {{
-                true => write(&self::std::format!("{{id}}\n")),
-                false => write(&self::std::format!("{{id}}\t{{doctest}}\n")),
+    fn trace(ids: &[u32]) {{
+        // This thread's bits first: once it has seen a site, one check.
+        let fresh = THREAD_SEEN
+            .try_with(|cell| {{
+                let Ok(mut seen) = cell.try_borrow_mut() else {{ return true }};
+                let seen = seen.get_or_insert_with(|| ThreadSeen {{
+                    name: self::std::thread::current().name().unwrap_or("").to_owned(),
+                    start: self::std::time::Instant::now(),
+                    ids: self::std::vec::Vec::new(),
+                    bits: [0; {words}],
+                }});
+                let (word, bit) = (ids[0] as usize / 64, 1u64 << (ids[0] % 64));
+                if seen.bits[word] & bit != 0 {{
+                    return false;
+                }}
+                for &id in ids {{
+                    seen.bits[id as usize / 64] |= 1u64 << (id % 64);
+                    seen.ids.push(id);
+                }}
+                true
+            }})
+            .unwrap_or(true);
+        if !fresh {{
+            return;
+        }}
+        for &id in ids {{
+            let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
+            // A load first: the read-modify-write of a word every test
+            // thread shares would bounce its cache line between the cores.
+            let seen = &SEEN[word];
+            if seen.load(Ordering::Relaxed) & bit == 0 && seen.fetch_or(bit, Ordering::Relaxed) & bit == 0 {{
+                let doctest = DOCTEST.get_or_init(doctest);
+                match doctest.is_empty() {{
+                    true => write(&self::std::format!("{{id}}\n")),
+                    false => write(&self::std::format!("{{id}}\t{{doctest}}\n")),
+                }}
             }}
         }}
-        let _ = THREAD_SEEN.try_with(|cell| {{
-            let Ok(mut seen) = cell.try_borrow_mut() else {{ return }};
-            let seen = seen.get_or_insert_with(|| ThreadSeen {{
-                name: self::std::thread::current().name().unwrap_or("").to_owned(),
-                start: self::std::time::Instant::now(),
-                ids: self::std::vec::Vec::new(),
-                bits: [0; {words}],
-            }});
-            if seen.bits[word] & bit == 0 {{
-                seen.bits[word] |= bit;
-                seen.ids.push(id);
-            }}
-        }});
     }}
 
     fn write(line: &str) {{
@@ -507,7 +535,7 @@ pub(crate) mod {MODULE} {{
             .to_owned()
     }}
 
-    fn active() -> u32 {{
+    fn from_env() -> u32 {{
         match self::std::env::var("{ACTIVE_VAR}") {{
             Ok(value) => value.parse().unwrap_or(0),
             Err(_) => 0,
@@ -579,11 +607,7 @@ mod tests {
         );
         // `a * b * 2` and `a + b + 2`: the run of operators is one site,
         // and each branch is its text with one operator replaced.
-        let on = |id: u32| format!("if crate::__mutiny_switch::on({id})");
-        let expected = format!(
-            "fn f(a: u32, b: u32) -> u32 {{\n    {} {{ 0 }} else {} {{ 1 }} else {} {{ a - b * 2 }} else {} {{ a * b * 2 }} else {} {{ a + b + 2 }} else {} {{ a + b / 2 }} else {{ a + b * 2 }}\n}}\n",
-            on(1), on(2), on(3), on(4), on(5), on(6)
-        );
+        let expected = "fn f(a: u32, b: u32) -> u32 {\n    match crate::__mutiny_switch::active(&[1, 2, 3, 4, 5, 6]) { 1 => { 0 } 2 => { 1 } 3 => { a - b * 2 } 4 => { a * b * 2 } 5 => { a + b + 2 } 6 => { a + b / 2 } _ => { a + b * 2 } }\n}\n";
         assert_eq!(out.text, expected);
         assert!(out.rejected.is_empty());
     }
@@ -631,11 +655,14 @@ mod tests {
                     .starts_with("replace match guard n > 9 with true")
             })
             .unwrap();
-        let condition = format!(
-            "n if (if crate::__mutiny_switch::on({}) {{ true }}",
-            on_true + 1
+        let site = "n if (match crate::__mutiny_switch::active(&[";
+        let arm = format!("{} => {{ true }}", on_true + 1);
+        let guard_site = &out.text[out.text.find(site).expect(&out.text)..];
+        assert!(
+            guard_site[..guard_site.find("=> \"big\"").unwrap()].contains(&arm),
+            "{}",
+            out.text
         );
-        assert!(out.text.contains(&condition), "{}", out.text);
     }
 
     #[test]
