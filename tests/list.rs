@@ -470,6 +470,11 @@ fn list_analysis_adds_own_stubs_after_each_functions_table_stubs_marked_in_json(
         "{}",
         stderr(&output)
     );
+    assert!(
+        stderr(&output).contains("s (once, for the own stubs and this analysis)"),
+        "the analysis loads nothing again: {}",
+        stderr(&output)
+    );
     let listed = listed_json(&output);
     let own: Vec<&str> = listed
         .iter()

@@ -2013,6 +2013,14 @@ fn own_stubs_give_functions_whose_table_stubs_are_all_unviable_viable_mutants() 
         "{}",
         run.stdout()
     );
+    // No build script or proc macro: the analysis takes the own stubs'
+    // model as it is instead of loading the workspace again.
+    assert!(
+        run.stdout()
+            .contains("s (once, for the own stubs and this analysis)"),
+        "{}",
+        run.stdout()
+    );
     assert_cargo_mutants_lists(&run, "own_stubs");
     let verdicts = run.verdicts();
     let own = run.own_mutants();

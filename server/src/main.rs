@@ -219,20 +219,20 @@ fn main() -> ExitCode {
 fn list_command(args: &ListArgs) -> Result<i32> {
     let selected = select_mutants(&args.select)?;
     let own_stubs = args.analysis && !args.no_own_stubs && selected.config.own_stubs != Some(false);
-    let generated = match own_stubs {
+    let (generated, preloaded) = match own_stubs {
         true => {
             let lab_options = options::lab_options(&list_lab_args(args), &selected.config)?;
-            let (mutants, note) = own::add_own_stubs(
+            let own = own::add_own_stubs(
                 &selected.workspace,
                 (&lab_options.cargo, None),
                 selected.mutants,
             );
-            if let Some(note) = note {
+            if let Some(note) = own.note {
                 eprintln!("{note}");
             }
-            mutants
+            (own.mutants, own.preloaded)
         }
-        false => selected.mutants,
+        false => (selected.mutants, None),
     };
     let mutants = narrow(generated, &args.narrow, &selected.config)?.mutants;
     let analysis = match args.analysis {
@@ -240,7 +240,7 @@ fn list_command(args: &ListArgs) -> Result<i32> {
             args,
             &selected.workspace,
             &selected.config,
-            &mutants,
+            (&mutants, preloaded),
             &selected.declarations,
         )?,
         false => None,
@@ -262,7 +262,7 @@ fn list_analysis(
     args: &ListArgs,
     workspace: &Workspace,
     config: &Config,
-    mutants: &[Mutant],
+    (mutants, preloaded): (&[Mutant], Option<own::Preloaded>),
     declarations: &sources::Declarations,
 ) -> Result<Option<Analysis>> {
     let mut lab = Lab::new(
@@ -271,9 +271,12 @@ fn list_analysis(
     )?;
     let mutants: Vec<Arc<Mutant>> = mutants.iter().cloned().map(Arc::new).collect();
     let places = mutiny::semantic::cfg_places(&mutants, declarations);
-    let Some((joined, feed)) =
-        analysis::start_analysis(&mut lab, &mutants, places, mutiny::semantic::Purpose::List)
-    else {
+    let Some((joined, feed)) = analysis::start_analysis(
+        &mut lab,
+        &mutants,
+        places,
+        (mutiny::semantic::Purpose::List, preloaded),
+    ) else {
         return Ok(None);
     };
     let analysed = feed.whole(mutants.len());

@@ -8,18 +8,21 @@ use mutiny::lab::{Analysis, AnalysisFeed, AskViability, Lab};
 use mutiny::mutate::Mutant;
 use mutiny::semantic::{judge_cfgs, judge_viability, under_cfgs, CfgPlace, Model, Purpose};
 
+use super::own::Preloaded;
+
 /// Starts rust-analyzer's analysis of the mutants on a thread of its own
 /// (it loads the scratch copy, where cargo may write): once loaded, it
 /// sends the cfg verdicts, then judges the viability of the mutants the
 /// feed asks about, if any. Returns a guard that waits for the thread (so
 /// it must go before the lab and its scratch tree, and after the feed)
 /// and the feed. Without a model, every mutant is built, as cargo-mutants
-/// does.
+/// does. A `preloaded` model (the own stubs') is taken as it is: nothing
+/// is loaded again.
 pub fn start_analysis(
     lab: &mut Lab,
     mutants: &[Arc<Mutant>],
     places: Vec<CfgPlace>,
-    purpose: Purpose,
+    (purpose, preloaded): (Purpose, Option<Preloaded>),
 ) -> Option<(Joined, AnalysisFeed)> {
     if !Model::judges_any(mutants) && !places.iter().any(CfgPlace::has_cfgs) {
         return None;
@@ -29,7 +32,8 @@ pub fn start_analysis(
     let (target_dir, env) = lab.analysis_build();
     // A run's build scripts' outputs come from the lab's first build; a
     // list builds nothing.
-    let after_build = (purpose == Purpose::Run).then(|| lab.share_first_build());
+    let after_build =
+        (purpose == Purpose::Run && preloaded.is_none()).then(|| lab.share_first_build());
     let mutants = mutants.to_vec();
     let under_cfgs = under_cfgs(&places);
     let (cfgs_sender, cfgs) = mpsc::channel();
@@ -38,7 +42,16 @@ pub fn start_analysis(
         .name("mutiny-analysis".into())
         .spawn(move || {
             hold_for_tests();
-            match load(&root, &cargo, (&target_dir, &env), after_build) {
+            // The preloaded model's copy goes when the thread ends.
+            let (loaded, _copy) = match preloaded {
+                Some(preloaded) => {
+                    let (mut model, copy) = preloaded.into_parts();
+                    model.reused = true;
+                    (Ok(model), Some(copy))
+                }
+                None => (load(&root, &cargo, (&target_dir, &env), after_build), None),
+            };
+            match loaded {
                 Ok(mut model) => {
                     let _ = cfgs_sender.send(judge_cfgs(&model, &places, purpose));
                     // Until the feed asks, or goes without asking.

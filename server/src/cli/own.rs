@@ -18,6 +18,30 @@ use mutiny::workspace::Workspace;
 const DEFAULT_LACKING: &str =
     "its Default::default() stands for a type rust-analyzer finds without Default: it would break the switched build";
 
+/// A model that the own stubs loaded and that is whole (the crate graph
+/// has no build script or proc macro to leave out): the analysis takes it
+/// as it is instead of loading the workspace again. Its scratch copy lives
+/// as long as it does.
+pub struct Preloaded {
+    model: Model,
+    tree: ScratchTree,
+}
+
+impl Preloaded {
+    /// The model, and the scratch copy it loaded (to keep while it is used).
+    pub fn into_parts(self) -> (Model, ScratchTree) {
+        (self.model, self.tree)
+    }
+}
+
+/// What [`add_own_stubs`] gives: the mutants, a line for the user, and the
+/// model when it is whole.
+pub struct OwnStubs {
+    pub mutants: Vec<Mutant>,
+    pub note: Option<String>,
+    pub preloaded: Option<Preloaded>,
+}
+
 /// `mutants` with mutiny's own stubs inserted after each function's
 /// table stubs, and a line for the user: how many were added, or why
 /// none could be. Nothing is loaded when no function returns a value.
@@ -25,9 +49,14 @@ pub fn add_own_stubs(
     workspace: &Workspace,
     (cargo_options, left_out): (&CargoOptions, Option<&LeftOut>),
     mutants: Vec<Mutant>,
-) -> (Vec<Mutant>, Option<String>) {
+) -> OwnStubs {
+    let unchanged = |mutants, note| OwnStubs {
+        mutants,
+        note,
+        preloaded: None,
+    };
     if !loads_model(&mutants) {
-        return (mutants, None);
+        return unchanged(mutants, None);
     }
     let start = Instant::now();
     let copy = CopyOptions {
@@ -47,14 +76,14 @@ pub fn add_own_stubs(
         Ok(tree) => tree,
         Err(err) => {
             let note = format!("note: no own stubs: cannot copy the workspace: {err:#}");
-            return (mutants, Some(note));
+            return unchanged(mutants, Some(note));
         }
     };
     let root = tree.root().to_owned();
     let target_dir = scratch::command_tmp(&root).with_file_name("own-stubs-target");
     let env = cargo::env(&root, cargo_options);
     let model = Model::load_signatures(&root, cargo_options, (&target_dir, &env));
-    let (mutants, note) = match model {
+    match model {
         Ok(mut model) => {
             // Mutants that would fail a switched build take the classic
             // path from the start, which saves a build round; the analysis
@@ -72,12 +101,26 @@ pub fn add_own_stubs(
                 if added == 1 { "" } else { "s" },
                 start.elapsed().as_secs_f64()
             );
-            (mutate::with_own_stubs(mutants, own), Some(note))
+            let mutants = mutate::with_own_stubs(mutants, own);
+            let preloaded = match model.is_whole() {
+                true => Some(Preloaded { model, tree }),
+                false => {
+                    drop(model);
+                    let _ = tree.delete();
+                    None
+                }
+            };
+            OwnStubs {
+                mutants,
+                note: Some(note),
+                preloaded,
+            }
         }
-        Err(why) => (mutants, Some(format!("note: {why}; no own stubs"))),
-    };
-    let _ = tree.delete();
-    (mutants, note)
+        Err(why) => {
+            let _ = tree.delete();
+            unchanged(mutants, Some(format!("note: {why}; no own stubs")))
+        }
+    }
 }
 
 /// Whether looking for own stubs loads rust-analyzer: some function of

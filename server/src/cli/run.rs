@@ -154,7 +154,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         .iter()
         .map(|m| m.source_file.package.clone())
         .collect();
-    let (generated, own_note) = std::thread::scope(|scope| {
+    let own = std::thread::scope(|scope| {
         // While rust-analyzer looks for own stubs (one core, mostly), the
         // lab's copy builds the unmutated tests: the run's first build
         // then finds the dependencies built.
@@ -165,7 +165,11 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
                 (&cargo_options, Some(&left_out)),
                 selected.mutants,
             ),
-            false => (selected.mutants, None),
+            false => own::OwnStubs {
+                mutants: selected.mutants,
+                note: None,
+                preloaded: None,
+            },
         };
         if let Some(warming) = warming {
             // Only a head start: the run's own build reports any failure.
@@ -173,6 +177,11 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
         }
         added
     });
+    let own::OwnStubs {
+        mutants: generated,
+        note: own_note,
+        preloaded,
+    } = own;
     let narrowed = narrow(generated, &args.narrow, config)?;
     let mutants: Vec<Arc<Mutant>> = narrowed.mutants.into_iter().map(Arc::new).collect();
     let mut console = Console::new(mutants.len(), args.json);
@@ -222,7 +231,7 @@ pub fn run_command(args: &RunArgs) -> Result<i32> {
                 true => Vec::new(),
                 false => cfg_places(&mutants, &selected.declarations),
             };
-            start_analysis(&mut lab, &mutants, places, Purpose::Run).unzip()
+            start_analysis(&mut lab, &mutants, places, (Purpose::Run, preloaded)).unzip()
         }
     };
     let mut write_error: Option<anyhow::Error> = None;

@@ -66,8 +66,12 @@ pub fn judge_cfgs(model: &Model, places: &[CfgPlace], purpose: Purpose) -> Analy
         .filter_map(|(index, why)| Some((index, why?)))
         .collect();
     let mut note = format!(
-        "rust-analyzer: loaded in {:.1}s",
-        model.load_time.as_secs_f64()
+        "rust-analyzer: loaded in {:.1}s{}",
+        model.load_time.as_secs_f64(),
+        match model.reused {
+            true => " (once, for the own stubs and this analysis)",
+            false => "",
+        }
     );
     if !not_compiled.is_empty() {
         let not_tested = match purpose {

@@ -55,6 +55,11 @@ pub struct Model {
     trust: Trust,
     /// How long loading took.
     pub load_time: Duration,
+    /// Loaded for the own stubs, then used again by the analysis.
+    pub reused: bool,
+    /// No crate of the graph has a build script or is a proc macro: a
+    /// load without them (signatures only) is a whole load.
+    whole: bool,
 }
 
 /// Whose impls and names a "no" may rely on. Impls of a type live in the
@@ -259,6 +264,8 @@ impl Model {
                 proc_macros: build_scripts_ran && server.is_some(),
             },
             load_time: Duration::ZERO,
+            reused: false,
+            whole: !needed,
         };
         if !model.knows_core() {
             return Err(Unavailable::NoStdSources(
@@ -267,6 +274,12 @@ impl Model {
         }
         model.load_time = start.elapsed();
         Ok(model)
+    }
+
+    /// Whether this model is what any load of its tree would give: no
+    /// build script or proc macro was left out, because there is none.
+    pub fn is_whole(&self) -> bool {
+        self.whole
     }
 
     /// Whether `core::default::Default` resolves from some workspace crate.
