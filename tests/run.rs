@@ -2330,6 +2330,51 @@ fn mutants_a_test_reaches_are_tested_before_the_analysis_answers() {
 }
 
 #[test]
+fn mutants_built_alone_wait_for_the_analysis_only_if_it_may_rule_them_out() {
+    // rust-analyzer's load (`MUTINY_HOLD_ANALYSIS`) and its viability
+    // judgement (`MUTINY_HOLD_VIABILITY`) are held until a mutant of
+    // `triple` has been tested (the fixture's test writes the marker).
+    // `triple`'s mutants are built alone (a constant calls it at compile
+    // time); its stubs are under no cfg and the analysis can say nothing
+    // of them: they do not wait. A run that waited for the analysis
+    // before building any of them would be held until the holds give up.
+    // `plain`'s `Default::default()`, which the answer may rule out,
+    // waits for it.
+    let sandbox = Sandbox::new();
+    let marker = sandbox.dir.path().join("marker");
+    let output = {
+        let _turn = one_at_a_time();
+        sandbox
+            .command(&fixture("viability_waits"), &[])
+            .env("VIABILITY_WAITS_MARKER", &marker)
+            .env("MUTINY_HOLD_ANALYSIS", &marker)
+            .env("MUTINY_HOLD_VIABILITY", &marker)
+            .output()
+            .expect("mutiny runs")
+    };
+    let run = Run { sandbox, output };
+    run.assert_exit(0);
+    for (stage, extension) in [("load", "analysis"), ("viability judgement", "viability")] {
+        let held = std::fs::read_to_string(marker.with_extension(extension))
+            .unwrap_or_else(|_| panic!("the {stage} was held"));
+        assert_eq!(held, "released by a mutant's test", "{}", run.stdout());
+    }
+    assert!(
+        run.stdout().contains("compile-once: 4 mutants switched"),
+        "{}",
+        run.stdout()
+    );
+    assert_eq!(run.lines("caught.txt").len(), 8, "{}", run.stdout());
+    let plain = "src/lib.rs:21:5: replace plain -> Plain with Default::default()";
+    assert_eq!(run.lines("unviable.txt"), [plain]);
+    let (_, log) = outcome_and_log(&run, plain);
+    assert!(
+        log.contains("unviable without a build: rust-analyzer shows it cannot compile"),
+        "{log}"
+    );
+}
+
+#[test]
 fn code_under_a_feature_is_tested_when_the_run_turns_the_feature_on() {
     let run = run(&fixture("cfg_targets"), &["--features", "extra"]);
     run.assert_exit(2);

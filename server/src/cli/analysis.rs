@@ -1,12 +1,15 @@
 //! rust-analyzer's analysis for the command line: started beside the lab
 //! by `run`, and on its own scratch copy by `list --analysis`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
 
 use mutiny::lab::{Analysis, AnalysisFeed, AskViability, Lab};
 use mutiny::mutate::Mutant;
-use mutiny::semantic::{judge_cfgs, judge_viability, under_cfgs, CfgPlace, Model, Purpose};
+use mutiny::semantic::{
+    judge_cfgs, judge_viability, suspects, under_cfgs, CfgPlace, Model, Purpose,
+};
 
 use super::own::Preloaded;
 
@@ -36,26 +39,34 @@ pub fn start_analysis(
         (purpose == Purpose::Run && preloaded.is_none()).then(|| lab.share_first_build());
     let mutants = mutants.to_vec();
     let under_cfgs = under_cfgs(&places);
+    let suspects = suspects(&mutants);
     let (cfgs_sender, cfgs) = mpsc::channel();
     let (ask_sender, asks) = mpsc::channel::<(Vec<usize>, Sender<Analysis>)>();
+    // The preloaded model's copy stays until the thread is done with it.
+    let (preloaded, copy) = match preloaded.map(Preloaded::into_parts) {
+        Some((model, copy)) => (Some(model), Some(copy)),
+        None => (None, None),
+    };
+    let judging = Arc::new(AtomicBool::new(false));
+    let judging_flag = judging.clone();
     let thread = std::thread::Builder::new()
         .name("mutiny-analysis".into())
         .spawn(move || {
-            hold_for_tests();
-            // The preloaded model's copy goes when the thread ends.
-            let (loaded, _copy) = match preloaded {
-                Some(preloaded) => {
-                    let (mut model, copy) = preloaded.into_parts();
+            hold_for_tests("MUTINY_HOLD_ANALYSIS", "analysis");
+            let loaded = match preloaded {
+                Some(mut model) => {
                     model.reused = true;
-                    (Ok(model), Some(copy))
+                    Ok(model)
                 }
-                None => (load(&root, &cargo, (&target_dir, &env), after_build), None),
+                None => load(&root, &cargo, (&target_dir, &env), after_build),
             };
             match loaded {
                 Ok(mut model) => {
                     let _ = cfgs_sender.send(judge_cfgs(&model, &places, purpose));
                     // Until the feed asks, or goes without asking.
                     if let Ok((indices, reply)) = asks.recv() {
+                        judging_flag.store(true, Ordering::SeqCst);
+                        hold_for_tests("MUTINY_HOLD_VIABILITY", "viability");
                         let _ =
                             reply.send(judge_viability(&mut model, &mutants, &indices, purpose));
                     }
@@ -78,18 +89,22 @@ pub fn start_analysis(
         Some(answer)
     });
     Some((
-        Joined(Some(thread)),
-        AnalysisFeed::new(cfgs, ask, under_cfgs),
+        Joined {
+            thread: Some(thread),
+            judging,
+            _copy: copy,
+        },
+        AnalysisFeed::new(cfgs, ask, (under_cfgs, suspects)),
     ))
 }
 
-/// `MUTINY_HOLD_ANALYSIS=PATH`: the analysis waits (a minute at most)
-/// for PATH to exist before it loads, then writes to `PATH.analysis`
-/// whether it was released or gave up; tests use it to check that the
-/// mutants a test reaches are tested before the analysis answers.
-fn hold_for_tests() {
-    let Some(marker) = std::env::var_os("MUTINY_HOLD_ANALYSIS").map(std::path::PathBuf::from)
-    else {
+/// `MUTINY_HOLD_ANALYSIS=PATH` (before the analysis loads) and
+/// `MUTINY_HOLD_VIABILITY=PATH` (before it judges viability): the analysis
+/// waits (a minute at most) for PATH to exist, then writes to
+/// `PATH.<extension>` whether it was released or gave up. Tests use them to
+/// check that mutants are tested before the analysis answers.
+fn hold_for_tests(variable: &str, extension: &str) {
+    let Some(marker) = std::env::var_os(variable).map(std::path::PathBuf::from) else {
         return;
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -100,7 +115,7 @@ fn hold_for_tests() {
         true => "released by a mutant's test",
         false => "gave up waiting",
     };
-    let _ = std::fs::write(marker.with_extension("analysis"), said);
+    let _ = std::fs::write(marker.with_extension(extension), said);
 }
 
 /// The model, its build scripts run after the lab's first build when
@@ -117,13 +132,22 @@ fn load(
     }
 }
 
-/// A thread joined when dropped.
-pub struct Joined(Option<std::thread::JoinHandle<()>>);
+/// The analysis thread, joined when dropped, unless it is judging
+/// viability then: every mutant has its verdict by the time the feed goes,
+/// and the judgement, in memory only (no process, no file), would only
+/// keep the run waiting. A preloaded model's scratch copy goes with it.
+pub struct Joined {
+    thread: Option<std::thread::JoinHandle<()>>,
+    judging: Arc<AtomicBool>,
+    _copy: Option<mutiny::lab::scratch::ScratchTree>,
+}
 
 impl Drop for Joined {
     fn drop(&mut self) {
-        if let Some(thread) = self.0.take() {
-            let _ = thread.join();
+        if let Some(thread) = self.thread.take() {
+            if thread.is_finished() || !self.judging.load(Ordering::SeqCst) {
+                let _ = thread.join();
+            }
         }
     }
 }

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc::Receiver;
+use std::sync::Mutex;
 
 use super::Event;
 use crate::outcome::Judged;
@@ -51,16 +52,20 @@ pub struct AnalysisFeed {
     received: Option<Analysis>,
     /// Where the answer to an early [`AnalysisFeed::ask`] arrives.
     answer: Option<Receiver<Analysis>>,
+    /// The mutants the viability answer may rule out: a build of one of
+    /// them waits for it.
+    suspects: BTreeSet<usize>,
 }
 
 impl AnalysisFeed {
     /// A feed whose cfg verdicts of the mutants `under_cfgs` arrive on
     /// `cfgs` (with a note, on failure a note alone), and whose viability
-    /// `ask` requests.
+    /// `ask` requests; of the mutants it asks about, only `suspects` may
+    /// be ruled out.
     pub fn new(
         cfgs: Receiver<Analysis>,
         ask: AskViability,
-        under_cfgs: BTreeSet<usize>,
+        (under_cfgs, suspects): (BTreeSet<usize>, BTreeSet<usize>),
     ) -> AnalysisFeed {
         AnalysisFeed {
             cfgs: Some(cfgs),
@@ -68,6 +73,7 @@ impl AnalysisFeed {
             under_cfgs,
             received: None,
             answer: None,
+            suspects,
         }
     }
 
@@ -131,6 +137,26 @@ impl AnalysisFeed {
         }
     }
 
+    /// Both stages for the mutants at `indices`, still to come: a job that
+    /// builds mutants alone waits for the cfg verdicts only before it
+    /// builds a mutant under some cfg, and for the viability answer only
+    /// before it builds a suspect; it builds the others meanwhile (of
+    /// those the analysis says nothing).
+    pub fn judge_later(&mut self, indices: &[usize]) -> Pending {
+        if self.answer.is_none() && !indices.is_empty() {
+            self.ask(indices.to_vec());
+        }
+        let cfgs = match self.received.clone() {
+            Some(received) => Stage::Arrived(received),
+            None => Stage::Coming(self.cfgs.take()),
+        };
+        Pending {
+            state: Mutex::new((cfgs, Stage::Coming(self.answer.take()))),
+            under_cfgs: self.under_cfgs.clone(),
+            suspects: self.suspects.clone(),
+        }
+    }
+
     /// Both stages for every one of `mutants` mutants, and the notes (for
     /// `list --analysis`, which tests nothing).
     pub fn whole(mut self, mutants: usize) -> Analysis {
@@ -146,5 +172,79 @@ impl AnalysisFeed {
             note: notes.join("\n"),
             ..analysis
         }
+    }
+}
+
+/// One stage of the analysis, as a job sees it.
+enum Stage {
+    /// Not there yet; it arrives here (nowhere: it never will).
+    Coming(Option<Receiver<Analysis>>),
+    Arrived(Analysis),
+}
+
+impl Stage {
+    /// What arrived, waiting for it if `wait`; its note the first time.
+    fn take(&mut self, wait: bool) -> (Option<&Analysis>, Option<String>) {
+        let mut note = None;
+        if let Stage::Coming(receiver) = self {
+            let arrived = match receiver.as_ref() {
+                // The analysis gone, nothing will come.
+                Some(receiver) if wait => Some(receiver.recv().unwrap_or_default()),
+                Some(receiver) => match receiver.try_recv() {
+                    Ok(answer) => Some(answer),
+                    Err(std::sync::mpsc::TryRecvError::Disconnected) => Some(Analysis::default()),
+                    Err(std::sync::mpsc::TryRecvError::Empty) => None,
+                },
+                None => Some(Analysis::default()),
+            };
+            if let Some(mut arrived) = arrived {
+                note = Some(std::mem::take(&mut arrived.note)).filter(|n| !n.is_empty());
+                *self = Stage::Arrived(arrived);
+            }
+        }
+        match self {
+            Stage::Arrived(analysis) => (Some(analysis), note),
+            Stage::Coming(_) => (None, note),
+        }
+    }
+}
+
+/// The analysis of the mutants built alone, as the jobs that build them
+/// take it: each stage waited for only where it may rule a mutant out.
+pub struct Pending {
+    /// The cfg verdicts, and the viability answer.
+    state: Mutex<(Stage, Stage)>,
+    /// The mutants the cfg verdicts may call not compiled.
+    under_cfgs: BTreeSet<usize>,
+    /// The mutants the viability answer may rule out.
+    suspects: BTreeSet<usize>,
+}
+
+impl Pending {
+    /// Whether a build of the mutant at `index` waits for the analysis.
+    pub fn waits(&self, index: usize) -> bool {
+        self.under_cfgs.contains(&index) || self.suspects.contains(&index)
+    }
+
+    /// What the analysis says of the mutant at `index` (waited for where
+    /// it may rule it out), and the notes of the stages that arrived.
+    /// Jobs take the mutants that wait last: while one waits here, the
+    /// others have only such mutants left, and would wait too.
+    pub fn judged(&self, index: usize) -> (Option<Judged>, Vec<String>) {
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (cfgs, viability) = &mut *state;
+        let mut notes = Vec::new();
+        let (cfgs, note) = cfgs.take(self.under_cfgs.contains(&index));
+        notes.extend(note);
+        if let Some(why) = cfgs.and_then(|cfgs| cfgs.not_compiled.get(&index)) {
+            return (Some(Judged::NotCompiled(why.clone())), notes);
+        }
+        let (viability, note) = viability.take(self.suspects.contains(&index));
+        notes.extend(note);
+        let unviable = viability.and_then(|answer| answer.unviable.get(&index));
+        (unviable.map(|why| Judged::Unviable(why.clone())), notes)
     }
 }

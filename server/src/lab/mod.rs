@@ -26,7 +26,7 @@ use anyhow::{Context, Result};
 use crate::mutate::Mutant;
 use crate::outcome::{Judged, Phase, PhaseResult, Scenario, ScenarioOutcome};
 use crate::workspace::{Package, Workspace};
-pub use analysis::{Analysis, AnalysisFeed, AskViability};
+pub use analysis::{Analysis, AnalysisFeed, AskViability, Pending};
 use cargo::{CargoOptions, PackageArgs, TestScope};
 use process::Ended;
 pub use process::{launch_if_asked, use_launcher};
@@ -426,39 +426,6 @@ impl Lab {
         Ok(ran)
     }
 
-    /// Of the mutants at `indices`, reports those `analysed` judges
-    /// without a build (unviable, or not compiled for this target), each
-    /// with a log saying why, and returns the others.
-    fn rule_out(
-        &self,
-        mutants: &[Arc<Mutant>],
-        indices: impl IntoIterator<Item = usize>,
-        analysed: Option<&Analysis>,
-        on_event: &mut dyn FnMut(&Event),
-    ) -> Result<Vec<usize>> {
-        let indices: Vec<usize> = indices.into_iter().collect();
-        let Some(analysed) = analysed else {
-            return Ok(indices);
-        };
-        let mut ruled_out = Vec::new();
-        let mut rest = Vec::new();
-        for index in indices {
-            match analysed.judged(index) {
-                Some(judged) => ruled_out.push((index, judged)),
-                None => rest.push(index),
-            }
-        }
-        if ruled_out.is_empty() {
-            return Ok(rest);
-        }
-        let stems = log_stems(mutants);
-        for (index, judged) in ruled_out {
-            let log_path = self.options.log_dir.join(format!("{}.log", stems[index]));
-            report_judged((index, &mutants[index]), log_path, judged, on_event)?;
-        }
-        Ok(rest)
-    }
-
     /// Tests `mutants` on the job pool, streaming events; returns the
     /// outcomes in the order they finished. A cancelled run returns what
     /// finished before the cancellation.
@@ -469,15 +436,17 @@ impl Lab {
         on_event: &mut dyn FnMut(&Event),
     ) -> Result<Vec<ScenarioOutcome>> {
         let all: Vec<usize> = (0..mutants.len()).collect();
-        self.test_indices(mutants, &all, &BTreeMap::new(), cancel, on_event)
+        self.test_indices(mutants, (&all, None), &BTreeMap::new(), cancel, on_event)
     }
 
     /// Tests the mutants at `indices` of `mutants`, each built alone (the
-    /// classic path); `notes` says why, for the logs.
+    /// classic path); `notes` says why, for the logs. A mutant that the
+    /// `pending` viability answer, arrived by the time a job takes it,
+    /// rules out is reported without a build.
     fn test_indices(
         &mut self,
         mutants: &[Arc<Mutant>],
-        indices: &[usize],
+        (indices, pending): (&[usize], Option<&Pending>),
         notes: &BTreeMap<usize, String>,
         cancel: &Cancel,
         on_event: &mut dyn FnMut(&Event),
@@ -518,6 +487,7 @@ impl Lab {
                     indices,
                     notes,
                     log_paths: &log_paths,
+                    pending,
                     next: &next,
                     stop: &stop,
                     build_timeout,
@@ -598,6 +568,8 @@ struct Job<'a> {
     /// Why a mutant takes this path, when it is not the run's strategy.
     notes: &'a BTreeMap<usize, String>,
     log_paths: &'a [PathBuf],
+    /// rust-analyzer's viability answer, if it may still come.
+    pending: Option<&'a Pending>,
     next: &'a AtomicUsize,
     stop: &'a Cancel,
     build_timeout: Option<Duration>,
@@ -613,6 +585,18 @@ impl Job<'_> {
                 return Ok(());
             };
             let mutant = &self.mutants[index];
+            if let Some(pending) = self.pending {
+                let (judged, notes) = pending.judged(index);
+                for note in notes {
+                    let _ = sender.send(Ok(Event::Note(note)));
+                }
+                if let Some(judged) = judged {
+                    let log_path = self.log_paths[index].clone();
+                    let outcome = judged_outcome((index, mutant), log_path, judged)?;
+                    let _ = sender.send(Ok(Event::MutantFinished(outcome)));
+                    continue;
+                }
+            }
             let _ = sender.send(Ok(Event::MutantStarted {
                 index,
                 job: self.number,
@@ -729,6 +713,18 @@ fn report_judged(
     judged: Judged,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<()> {
+    let outcome = judged_outcome((index, mutant), log_path, judged)?;
+    on_event(&Event::MutantFinished(outcome));
+    Ok(())
+}
+
+/// The outcome of the mutant at `index` as the analysis `judged` it,
+/// without a build, its log written at `log_path`.
+fn judged_outcome(
+    (index, mutant): (usize, &Arc<Mutant>),
+    log_path: PathBuf,
+    judged: Judged,
+) -> Result<ScenarioOutcome> {
     let said = match &judged {
         Judged::Unviable(why) => {
             format!("unviable without a build: rust-analyzer shows it cannot compile: {why}")
@@ -746,7 +742,7 @@ fn report_judged(
         ),
     )
     .with_context(|| format!("cannot write {}", log_path.display()))?;
-    on_event(&Event::MutantFinished(ScenarioOutcome {
+    Ok(ScenarioOutcome {
         scenario: Scenario::Mutant {
             index,
             mutant: mutant.clone(),
@@ -754,8 +750,7 @@ fn report_judged(
         log_path,
         phase_results: Vec::new(),
         judged: Some(judged),
-    }));
-    Ok(())
+    })
 }
 
 /// The log stems of mutants at these places (file, line, column), in

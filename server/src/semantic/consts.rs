@@ -29,6 +29,26 @@ fn enclosing<'db>(
     sema.to_def(&item)
 }
 
+/// Whether the mutant starts inside the value of a `const` item, as the
+/// syntax of its file (`source`) shows: where [`original_evaluates`] looks,
+/// without a database.
+pub(super) fn in_const_value(source: &ast::SourceFile, mutant: &Mutant) -> bool {
+    let Ok(offset) = u32::try_from(mutant.range.start) else {
+        return false;
+    };
+    let offset = TextSize::new(offset);
+    let Some(token) = source.syntax().token_at_offset(offset).right_biased() else {
+        return false;
+    };
+    token
+        .parent_ancestors()
+        .filter_map(ast::Const::cast)
+        .any(|item| {
+            item.body()
+                .is_some_and(|body| body.syntax().text_range().contains(offset))
+        })
+}
+
 /// For a mutant in a constant's value: whether the original constant
 /// evaluates (the database holds the original text).
 pub(super) fn original_evaluates(db: &RootDatabase, file: FileId, mutant: &Mutant) -> Option<bool> {

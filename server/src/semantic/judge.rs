@@ -45,6 +45,31 @@ pub fn cfg_places(mutants: &[Arc<Mutant>], declarations: &Declarations) -> Vec<C
     places
 }
 
+/// The mutants (by index) whose viability the analysis may deny: only
+/// before building one of these is its answer worth waiting for; of the
+/// others it says nothing ([`Model::predict`] passes them by).
+pub fn suspects(mutants: &[Arc<Mutant>]) -> BTreeSet<usize> {
+    let mut parsed: std::collections::HashMap<&str, ra_ap_syntax::ast::SourceFile> =
+        std::collections::HashMap::new();
+    mutants
+        .iter()
+        .enumerate()
+        .filter(|(_, mutant)| {
+            let source = parsed
+                .entry(mutant.source_file.path.as_str())
+                .or_insert_with(|| {
+                    ra_ap_syntax::SourceFile::parse(
+                        &mutant.source_file.code,
+                        ra_ap_syntax::Edition::CURRENT,
+                    )
+                    .tree()
+                });
+            Model::may_deny(mutant, source)
+        })
+        .map(|(index, _)| index)
+        .collect()
+}
+
 /// The mutants (by index) at `places` under some cfg: the only ones
 /// [`judge_cfgs`] can call not compiled.
 pub fn under_cfgs(places: &[CfgPlace]) -> BTreeSet<usize> {
@@ -124,5 +149,55 @@ pub fn judge_viability(
         ),
         unviable,
         ..Analysis::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutate::{generate, Edition, GenerateOptions, SourceFile};
+
+    #[test]
+    fn suspects_are_the_mutants_the_viability_answer_may_rule_out() {
+        let code = "pub struct P(u32);\n\
+            pub fn p() -> P { P(1) }\n\
+            pub fn n(a: u32) -> u32 { a + 1 }\n\
+            const C: u32 = 6 - 2;\n\
+            pub fn s(a: u32) -> u32 { a << 3 }\n";
+        let file = Arc::new(SourceFile {
+            package: "p".into(),
+            path: "src/lib.rs".into(),
+            code: code.into(),
+            edition: Edition::E2021,
+        });
+        let mutants: Vec<Arc<Mutant>> = generate(&file, &GenerateOptions::default())
+            .mutants
+            .into_iter()
+            .map(Arc::new)
+            .collect();
+        let suspected: Vec<&str> = suspects(&mutants)
+            .into_iter()
+            .map(|index| mutants[index].name.as_str())
+            .collect();
+        let all: Vec<&str> = mutants.iter().map(|m| m.name.as_str()).collect();
+        let expect = |name: &str, suspected_too: bool| {
+            assert!(all.contains(&name), "{name} not among {all:?}");
+            assert_eq!(
+                suspected.contains(&name),
+                suspected_too,
+                "{name}: {suspected:?}"
+            );
+        };
+        // A stub that may not fit, an operator whose trait may be missing,
+        // arithmetic in a constant's value, a shift amount.
+        expect(
+            "src/lib.rs:2:19: replace p -> P with Default::default()",
+            true,
+        );
+        expect("src/lib.rs:3:29: replace + with - in n", true);
+        expect("src/lib.rs:4:18: replace - with +", true);
+        expect("src/lib.rs:5:29: replace << with >> in s", true);
+        // Of a plain literal, the answer says nothing.
+        expect("src/lib.rs:3:27: replace n -> u32 with 0", false);
     }
 }

@@ -43,7 +43,7 @@ use crate::lab::cargo::CargoOptions;
 use crate::mutate::Mutant;
 
 pub use cfg::CfgPlace;
-pub use judge::{cfg_places, judge_cfgs, judge_viability, under_cfgs, Purpose};
+pub use judge::{cfg_places, judge_cfgs, judge_viability, suspects, under_cfgs, Purpose};
 pub use predict::Prediction;
 pub use warm::{Readiness, WarmModel};
 
@@ -442,6 +442,17 @@ impl Model {
         mutants
             .iter()
             .any(|m| predict::may_be_unviable(m.borrow()) || operator::swaps_trait(m.borrow()))
+    }
+
+    /// Whether [`Model::predict`] may say `mutant` (in the file `source`
+    /// parsed) cannot compile: an operator swap whose trait may be
+    /// missing, a stub that may not fit, a mutant in a shift amount or in
+    /// a constant's value. Of any other it says nothing.
+    pub(super) fn may_deny(mutant: &Mutant, source: &ra_ap_syntax::ast::SourceFile) -> bool {
+        operator::swaps_trait(mutant)
+            || predict::may_be_unviable(mutant)
+            || shift::may_overflow(mutant)
+            || consts::in_const_value(source, mutant)
     }
 
     /// Predicts, for each mutant, whether it can compile. Mutants of a file

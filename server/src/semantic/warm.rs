@@ -124,6 +124,7 @@ impl WarmModel {
         }
         let requests = self.requests.clone()?;
         let under_cfgs = under_cfgs(&places);
+        let suspects = super::suspects(mutants);
         let (reply, cfgs) = mpsc::channel();
         requests.send(Request::Cfgs { places, reply }).ok()?;
         let mutants: Arc<[Arc<Mutant>]> = mutants.into();
@@ -137,7 +138,7 @@ impl WarmModel {
             requests.send(request).ok()?;
             Some(answer)
         });
-        Some(AnalysisFeed::new(cfgs, ask, under_cfgs))
+        Some(AnalysisFeed::new(cfgs, ask, (under_cfgs, suspects)))
     }
 
     /// The resolved return type of each mutant's function (see

@@ -285,9 +285,7 @@ impl Lab {
         drop(baseline);
         // Asked only now, and only of these: most mutants never need it.
         let alone: Vec<usize> = plan.alone.keys().copied().collect();
-        let analysed = analysis.as_mut().map(|feed| feed.judge(&alone, on_event));
-        let alone = self.rule_out(mutants, alone, analysed.as_ref(), on_event)?;
-        self.test_indices(mutants, &alone, &plan.alone, cancel, on_event)?;
+        self.test_alone(mutants, (alone, &plan.alone), analysis, cancel, on_event)?;
         Ok(None)
     }
 
@@ -313,11 +311,30 @@ impl Lab {
         }
         if !cancel.is_cancelled() {
             let all: Vec<usize> = (0..mutants.len()).collect();
-            let analysed = analysis.as_mut().map(|feed| feed.judge(&all, on_event));
-            let all = self.rule_out(mutants, all, analysed.as_ref(), on_event)?;
-            self.test_indices(mutants, &all, notes, cancel, on_event)?;
+            self.test_alone(mutants, (all, notes), analysis, cancel, on_event)?;
         }
         Ok(None)
+    }
+
+    /// Tests the mutants at `indices`, each built alone, but those the
+    /// analysis rules out. Its stages are waited for only before a build
+    /// of a mutant they may rule out (one under cfgs: a mutant not
+    /// compiled would pass as missed). Those go last: the others are built
+    /// meanwhile (of them it says nothing).
+    fn test_alone(
+        &mut self,
+        mutants: &[Arc<Mutant>],
+        (indices, notes): (Vec<usize>, &BTreeMap<usize, String>),
+        analysis: &mut Option<AnalysisFeed>,
+        cancel: &Cancel,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Result<()> {
+        let pending = analysis.as_mut().map(|feed| feed.judge_later(&indices));
+        let pending = pending.as_ref();
+        let mut indices = indices;
+        indices.sort_by_key(|&index| pending.is_some_and(|p| p.waits(index)));
+        self.test_indices(mutants, (&indices, pending), notes, cancel, on_event)?;
+        Ok(())
     }
 
     /// Which mutants a switch can hold; why the others take the classic path.
