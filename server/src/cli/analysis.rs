@@ -42,11 +42,7 @@ pub fn start_analysis(
     let suspects = suspects(&mutants);
     let (cfgs_sender, cfgs) = mpsc::channel();
     let (ask_sender, asks) = mpsc::channel::<(Vec<usize>, Sender<Analysis>)>();
-    // The preloaded model's copy stays until the thread is done with it.
-    let (preloaded, copy) = match preloaded.map(Preloaded::into_parts) {
-        Some((model, copy)) => (Some(model), Some(copy)),
-        None => (None, None),
-    };
+    let preloaded = preloaded.map(Preloaded::into_model);
     let judging = Arc::new(AtomicBool::new(false));
     let judging_flag = judging.clone();
     let thread = std::thread::Builder::new()
@@ -92,7 +88,6 @@ pub fn start_analysis(
         Joined {
             thread: Some(thread),
             judging,
-            _copy: copy,
         },
         AnalysisFeed::new(cfgs, ask, (under_cfgs, suspects)),
     ))
@@ -135,11 +130,10 @@ fn load(
 /// The analysis thread, joined when dropped, unless it is judging
 /// viability then: every mutant has its verdict by the time the feed goes,
 /// and the judgement, in memory only (no process, no file), would only
-/// keep the run waiting. A preloaded model's scratch copy goes with it.
+/// keep the run waiting.
 pub struct Joined {
     thread: Option<std::thread::JoinHandle<()>>,
     judging: Arc<AtomicBool>,
-    _copy: Option<mutiny::lab::scratch::ScratchTree>,
 }
 
 impl Drop for Joined {

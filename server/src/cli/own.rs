@@ -20,17 +20,14 @@ const DEFAULT_LACKING: &str =
 
 /// A model that the own stubs loaded and that is whole (the crate graph
 /// has no build script or proc macro to leave out): the analysis takes it
-/// as it is instead of loading the workspace again. Its scratch copy lives
-/// as long as it does.
-pub struct Preloaded {
-    model: Model,
-    tree: ScratchTree,
-}
+/// as it is instead of loading the workspace again. It lives in memory:
+/// the scratch copy it loaded is gone.
+pub struct Preloaded(Model);
 
 impl Preloaded {
-    /// The model, and the scratch copy it loaded (to keep while it is used).
-    pub fn into_parts(self) -> (Model, ScratchTree) {
-        (self.model, self.tree)
+    /// The model.
+    pub fn into_model(self) -> Model {
+        self.0
     }
 }
 
@@ -102,14 +99,9 @@ pub fn add_own_stubs(
                 start.elapsed().as_secs_f64()
             );
             let mutants = mutate::with_own_stubs(mutants, own);
-            let preloaded = match model.is_whole() {
-                true => Some(Preloaded { model, tree }),
-                false => {
-                    drop(model);
-                    let _ = tree.delete();
-                    None
-                }
-            };
+            // rust-analyzer read every file when it loaded: the copy can go.
+            let _ = tree.delete();
+            let preloaded = model.is_whole().then_some(Preloaded(model));
             OwnStubs {
                 mutants,
                 note: Some(note),
