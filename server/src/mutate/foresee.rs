@@ -220,22 +220,11 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mutate::{generate, GenerateOptions, SourceFile};
 
     /// The names of the mutants of `code` foreseen to break a switched
     /// build, with why.
     fn breakers(code: &str) -> Vec<(String, String)> {
-        let file = Arc::new(SourceFile {
-            package: "demo".to_owned(),
-            path: "src/lib.rs".to_owned(),
-            code: code.into(),
-            edition: Edition::E2021,
-        });
-        let mutants: Vec<Arc<Mutant>> = generate(&file, &GenerateOptions::default())
-            .mutants
-            .into_iter()
-            .map(Arc::new)
-            .collect();
+        let mutants = crate::mutate::lib_mutants(code);
         switch_breakers(&mutants)
             .into_iter()
             .map(|(index, why)| (mutants[index].name.clone(), why))

@@ -364,6 +364,23 @@ pub fn render_expression(text: &str) -> Result<String, String> {
     discover::render_expression(text)
 }
 
+/// The mutants of `code` as `src/lib.rs` of a package `demo` (edition
+/// 2021), for tests.
+#[cfg(test)]
+pub(crate) fn lib_mutants(code: &str) -> Vec<Arc<Mutant>> {
+    let file = Arc::new(SourceFile {
+        package: "demo".to_owned(),
+        path: "src/lib.rs".to_owned(),
+        code: code.into(),
+        edition: Edition::E2021,
+    });
+    generate(&file, &GenerateOptions::default())
+        .mutants
+        .into_iter()
+        .map(Arc::new)
+        .collect()
+}
+
 #[cfg(test)]
 mod fuzz;
 #[cfg(test)]

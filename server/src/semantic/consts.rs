@@ -20,33 +20,27 @@ fn enclosing<'db>(
 ) -> Option<Const> {
     let file = sema.attach_first_edition(file);
     let source = sema.parse(file);
+    sema.to_def(&item_around(&source, mutant)?)
+}
+
+/// The innermost `const` item around the mutant's start in `source`, if
+/// its value holds that start.
+fn item_around(source: &ast::SourceFile, mutant: &Mutant) -> Option<ast::Const> {
     let offset = TextSize::new(u32::try_from(mutant.range.start).ok()?);
     let token = source.syntax().token_at_offset(offset).right_biased()?;
     let item = token.parent_ancestors().find_map(ast::Const::cast)?;
-    if !item.body()?.syntax().text_range().contains(offset) {
-        return None;
-    }
-    sema.to_def(&item)
+    item.body()?
+        .syntax()
+        .text_range()
+        .contains(offset)
+        .then_some(item)
 }
 
 /// Whether the mutant starts inside the value of a `const` item, as the
 /// syntax of its file (`source`) shows: where [`original_evaluates`] looks,
 /// without a database.
 pub(super) fn in_const_value(source: &ast::SourceFile, mutant: &Mutant) -> bool {
-    let Ok(offset) = u32::try_from(mutant.range.start) else {
-        return false;
-    };
-    let offset = TextSize::new(offset);
-    let Some(token) = source.syntax().token_at_offset(offset).right_biased() else {
-        return false;
-    };
-    token
-        .parent_ancestors()
-        .filter_map(ast::Const::cast)
-        .any(|item| {
-            item.body()
-                .is_some_and(|body| body.syntax().text_range().contains(offset))
-        })
+    item_around(source, mutant).is_some()
 }
 
 /// For a mutant in a constant's value: whether the original constant

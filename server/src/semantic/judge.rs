@@ -155,7 +155,6 @@ pub fn judge_viability(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mutate::{generate, Edition, GenerateOptions, SourceFile};
 
     #[test]
     fn suspects_are_the_mutants_the_viability_answer_may_rule_out() {
@@ -164,17 +163,7 @@ mod tests {
             pub fn n(a: u32) -> u32 { a + 1 }\n\
             const C: u32 = 6 - 2;\n\
             pub fn s(a: u32) -> u32 { a << 3 }\n";
-        let file = Arc::new(SourceFile {
-            package: "p".into(),
-            path: "src/lib.rs".into(),
-            code: code.into(),
-            edition: Edition::E2021,
-        });
-        let mutants: Vec<Arc<Mutant>> = generate(&file, &GenerateOptions::default())
-            .mutants
-            .into_iter()
-            .map(Arc::new)
-            .collect();
+        let mutants = crate::mutate::lib_mutants(code);
         let suspected: Vec<&str> = suspects(&mutants)
             .into_iter()
             .map(|index| mutants[index].name.as_str())
