@@ -63,8 +63,10 @@ pub fn start_analysis(
                     if let Ok((indices, reply)) = asks.recv() {
                         judging_flag.store(true, Ordering::SeqCst);
                         hold_for_tests("MUTINY_HOLD_VIABILITY", "viability");
-                        let _ =
-                            reply.send(judge_viability(&mut model, &mutants, &indices, purpose));
+                        let mut send = |part| {
+                            let _ = reply.send(part);
+                        };
+                        judge_viability(&mut model, &mutants, &indices, purpose, &mut send);
                     }
                 }
                 Err(why) => {

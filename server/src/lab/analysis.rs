@@ -22,6 +22,9 @@ pub struct Analysis {
     pub not_compiled: BTreeMap<usize, String>,
     /// A line for the run's output; empty for none.
     pub note: String,
+    /// Mutants (by index) whose viability this answer covers: the
+    /// viability answer comes in parts, each answering some mutants.
+    pub checked: BTreeSet<usize>,
 }
 
 impl Analysis {
@@ -36,8 +39,9 @@ impl Analysis {
 }
 
 /// Asks the analysis which of the mutants at these indices cannot
-/// compile; the answer arrives on the receiver (nothing, if the analysis
-/// is gone).
+/// compile; the answer arrives on the receiver in parts, each saying which
+/// mutants it covers, the quick ones first (nothing, if the analysis is
+/// gone); the last part has the note.
 pub type AskViability = Box<dyn FnOnce(Vec<usize>) -> Option<Receiver<Analysis>> + Send>;
 
 /// A run's analysis in two stages: the cfg verdicts of every mutant, sent
@@ -127,12 +131,13 @@ impl AnalysisFeed {
         let Some(answer) = self.answer.take() else {
             return cfgs;
         };
-        let viability = answer.recv().unwrap_or_default();
-        if !viability.note.is_empty() {
-            on_event(&Event::Note(viability.note.clone()));
+        let mut answers = Answers::new(Some(answer));
+        let notes = answers.take(None, true);
+        for note in notes {
+            on_event(&Event::Note(note));
         }
         Analysis {
-            unviable: viability.unviable,
+            unviable: answers.unviable,
             ..cfgs
         }
     }
@@ -151,7 +156,7 @@ impl AnalysisFeed {
             None => Stage::Coming(self.cfgs.take()),
         };
         Pending {
-            state: Mutex::new((cfgs, Stage::Coming(self.answer.take()))),
+            state: Mutex::new((cfgs, Answers::new(self.answer.take()))),
             under_cfgs: self.under_cfgs.clone(),
             suspects: self.suspects.clone(),
         }
@@ -209,11 +214,60 @@ impl Stage {
     }
 }
 
+/// The viability answer as its parts arrive.
+struct Answers {
+    /// Where the parts arrive; `None` once the last has.
+    receiver: Option<Receiver<Analysis>>,
+    /// The mutants answered so far.
+    checked: BTreeSet<usize>,
+    /// The mutants found unviable so far, and why.
+    unviable: BTreeMap<usize, String>,
+}
+
+impl Answers {
+    fn new(receiver: Option<Receiver<Analysis>>) -> Answers {
+        Answers {
+            receiver,
+            checked: BTreeSet::new(),
+            unviable: BTreeMap::new(),
+        }
+    }
+
+    /// Takes the parts that arrived, and if `wait`, waits for the one
+    /// that answers the mutant at `index` (`None`: for the last); returns
+    /// the notes that came.
+    fn take(&mut self, index: Option<usize>, wait: bool) -> Vec<String> {
+        use std::sync::mpsc::TryRecvError;
+        let mut notes = Vec::new();
+        while let Some(receiver) = &self.receiver {
+            let answered = index.is_some_and(|index| self.checked.contains(&index));
+            let part = match wait && !answered {
+                true => receiver.recv().ok(),
+                false => match receiver.try_recv() {
+                    Ok(part) => Some(part),
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => None,
+                },
+            };
+            let Some(part) = part else {
+                // The analysis is done, or gone: nothing more will come.
+                self.receiver = None;
+                break;
+            };
+            self.checked.extend(part.checked);
+            self.unviable.extend(part.unviable);
+            notes.extend(Some(part.note).filter(|note| !note.is_empty()));
+        }
+        notes
+    }
+}
+
 /// The analysis of the mutants built alone, as the jobs that build them
-/// take it: each stage waited for only where it may rule a mutant out.
+/// take it: each stage waited for only where it may rule a mutant out,
+/// the viability answer only until the part that answers that mutant.
 pub struct Pending {
     /// The cfg verdicts, and the viability answer.
-    state: Mutex<(Stage, Stage)>,
+    state: Mutex<(Stage, Answers)>,
     /// The mutants the cfg verdicts may call not compiled.
     under_cfgs: BTreeSet<usize>,
     /// The mutants the viability answer may rule out.
@@ -242,9 +296,52 @@ impl Pending {
         if let Some(why) = cfgs.and_then(|cfgs| cfgs.not_compiled.get(&index)) {
             return (Some(Judged::NotCompiled(why.clone())), notes);
         }
-        let (viability, note) = viability.take(self.suspects.contains(&index));
-        notes.extend(note);
-        let unviable = viability.and_then(|answer| answer.unviable.get(&index));
+        notes.extend(viability.take(Some(index), self.suspects.contains(&index)));
+        let unviable = viability.unviable.get(&index);
         (unviable.map(|why| Judged::Unviable(why.clone())), notes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    #[test]
+    fn a_suspect_waits_only_for_the_part_of_the_answer_that_covers_it() {
+        let (cfgs_sender, cfgs) = mpsc::channel();
+        cfgs_sender.send(Analysis::default()).unwrap();
+        let (parts, answer) = mpsc::channel();
+        let ask: AskViability = Box::new(move |_| Some(answer));
+        let suspects = BTreeSet::from([1, 2]);
+        let mut feed = AnalysisFeed::new(cfgs, ask, (BTreeSet::new(), suspects));
+        let pending = feed.judge_later(&[0, 1, 2]);
+        // The first part answers mutant 1; the analysis goes on with 2.
+        parts
+            .send(Analysis {
+                unviable: BTreeMap::from([(1, "it does not fit".to_owned())]),
+                checked: BTreeSet::from([0, 1]),
+                ..Analysis::default()
+            })
+            .unwrap();
+        let (judged, notes) = pending.judged(1);
+        assert!(
+            matches!(judged, Some(Judged::Unviable(ref why)) if why == "it does not fit"),
+            "{judged:?}"
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+        // Not a suspect: no wait.
+        assert!(pending.judged(0).0.is_none());
+        // The last part, with the note, for mutant 2.
+        parts
+            .send(Analysis {
+                checked: BTreeSet::from([2]),
+                note: "rust-analyzer: 1 mutants cannot compile".to_owned(),
+                ..Analysis::default()
+            })
+            .unwrap();
+        let (judged, notes) = pending.judged(2);
+        assert!(judged.is_none(), "{judged:?}");
+        assert_eq!(notes, ["rust-analyzer: 1 mutants cannot compile"]);
     }
 }

@@ -49,23 +49,11 @@ pub fn cfg_places(mutants: &[Arc<Mutant>], declarations: &Declarations) -> Vec<C
 /// before building one of these is its answer worth waiting for; of the
 /// others it says nothing ([`Model::predict`] passes them by).
 pub fn suspects(mutants: &[Arc<Mutant>]) -> BTreeSet<usize> {
-    let mut parsed: std::collections::HashMap<&str, ra_ap_syntax::ast::SourceFile> =
-        std::collections::HashMap::new();
+    let mut files = ParsedFiles::default();
     mutants
         .iter()
         .enumerate()
-        .filter(|(_, mutant)| {
-            let source = parsed
-                .entry(mutant.source_file.path.as_str())
-                .or_insert_with(|| {
-                    ra_ap_syntax::SourceFile::parse(
-                        &mutant.source_file.code,
-                        ra_ap_syntax::Edition::CURRENT,
-                    )
-                    .tree()
-                });
-            Model::may_deny(mutant, source)
-        })
+        .filter(|(_, mutant)| Model::may_deny(mutant, files.of(mutant)))
         .map(|(index, _)| index)
         .collect()
 }
@@ -115,40 +103,89 @@ pub fn judge_cfgs(model: &Model, places: &[CfgPlace], purpose: Purpose) -> Analy
     }
 }
 
-/// Which of the mutants at `indices` (of `mutants`) cannot compile, with a
-/// note.
+/// Which of the mutants at `indices` (of `mutants`) cannot compile, sent
+/// in parts as they are judged: the mutants outside constants' values
+/// together first, then each in a constant's value alone (an evaluation
+/// may run long: a mutated loop that never ends runs to the evaluator's
+/// limit), so that a build waiting for one answer does not wait for all.
+/// Each part says which mutants it answers; the last has the note.
 pub fn judge_viability(
     model: &mut Model,
     mutants: &[Arc<Mutant>],
     indices: &[usize],
     purpose: Purpose,
-) -> Analysis {
+    send: &mut dyn FnMut(Analysis),
+) {
     let start = std::time::Instant::now();
-    let asked: Vec<Arc<Mutant>> = indices
-        .iter()
-        .map(|&index| mutants[index].clone())
-        .collect();
-    let unviable: BTreeMap<usize, String> = indices
-        .iter()
-        .zip(model.predict(&asked))
-        .filter_map(|(&index, prediction)| match prediction {
-            Prediction::Unviable(why) => Some((index, why)),
-            Prediction::Unknown => None,
-        })
-        .collect();
-    let not_built = match purpose {
-        Purpose::Run => " and are not built",
-        Purpose::List => "",
-    };
-    Analysis {
-        note: format!(
-            "rust-analyzer: {} mutants cannot compile{not_built} (checked {} in {:.1}s)",
-            unviable.len(),
-            indices.len(),
-            start.elapsed().as_secs_f64()
-        ),
-        unviable,
-        ..Analysis::default()
+    let mut unviable_count = 0;
+    let parts = parts(mutants, indices);
+    let last = parts.len().saturating_sub(1);
+    for (number, part) in parts.into_iter().enumerate() {
+        let asked: Vec<Arc<Mutant>> = part.iter().map(|&index| mutants[index].clone()).collect();
+        let unviable: BTreeMap<usize, String> = part
+            .iter()
+            .zip(model.predict(&asked))
+            .filter_map(|(&index, prediction)| match prediction {
+                Prediction::Unviable(why) => Some((index, why)),
+                Prediction::Unknown => None,
+            })
+            .collect();
+        unviable_count += unviable.len();
+        let note = match number == last {
+            true => {
+                let not_built = match purpose {
+                    Purpose::Run => " and are not built",
+                    Purpose::List => "",
+                };
+                format!(
+                    "rust-analyzer: {unviable_count} mutants cannot compile{not_built} \
+                     (checked {} in {:.1}s)",
+                    indices.len(),
+                    start.elapsed().as_secs_f64()
+                )
+            }
+            false => String::new(),
+        };
+        send(Analysis {
+            note,
+            unviable,
+            checked: part.into_iter().collect(),
+            ..Analysis::default()
+        });
+    }
+}
+
+/// `indices` in the parts [`judge_viability`] answers: those outside
+/// constants' values first, then each in a constant's value alone. Never
+/// empty: a single empty part when there is nothing to judge.
+fn parts(mutants: &[Arc<Mutant>], indices: &[usize]) -> Vec<Vec<usize>> {
+    let mut files = ParsedFiles::default();
+    let (constants, others): (Vec<usize>, Vec<usize>) = indices.iter().partition(|&&index| {
+        super::consts::in_const_value(files.of(&mutants[index]), &mutants[index])
+    });
+    let mut parts = vec![others];
+    parts.extend(constants.into_iter().map(|index| vec![index]));
+    if parts.len() > 1 && parts[0].is_empty() {
+        parts.remove(0);
+    }
+    parts
+}
+
+/// Each mutated file's syntax, parsed once.
+#[derive(Default)]
+struct ParsedFiles(std::collections::HashMap<String, ra_ap_syntax::ast::SourceFile>);
+
+impl ParsedFiles {
+    fn of(&mut self, mutant: &Mutant) -> &ra_ap_syntax::ast::SourceFile {
+        self.0
+            .entry(mutant.source_file.path.clone())
+            .or_insert_with(|| {
+                ra_ap_syntax::SourceFile::parse(
+                    &mutant.source_file.code,
+                    ra_ap_syntax::Edition::CURRENT,
+                )
+                .tree()
+            })
     }
 }
 
@@ -188,5 +225,33 @@ mod tests {
         expect("src/lib.rs:5:29: replace << with >> in s", true);
         // Of a plain literal, the answer says nothing.
         expect("src/lib.rs:3:27: replace n -> u32 with 0", false);
+    }
+
+    #[test]
+    fn mutants_in_constants_values_are_judged_last_each_alone() {
+        let code = "pub fn n(a: u32) -> u32 { a + 1 }\n\
+            const C: u32 = 6 - 2;\n\
+            pub fn m(a: u32) -> u32 { a * 3 }\n";
+        let mutants = crate::mutate::lib_mutants(code);
+        let indices: Vec<usize> = (0..mutants.len()).collect();
+        let names = |part: &Vec<usize>| -> Vec<String> {
+            part.iter().map(|&i| mutants[i].name.clone()).collect()
+        };
+        let parts = parts(&mutants, &indices);
+        let constants: Vec<&str> = mutants
+            .iter()
+            .map(|m| m.name.as_str())
+            .filter(|name| name.starts_with("src/lib.rs:2:"))
+            .collect();
+        assert_eq!(constants.len(), 2, "{constants:?}");
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        assert_eq!(parts[0].len(), mutants.len() - 2, "{:?}", names(&parts[0]));
+        assert!(names(&parts[0])
+            .iter()
+            .all(|n| !n.starts_with("src/lib.rs:2:")));
+        assert_eq!(names(&parts[1]), [constants[0]]);
+        assert_eq!(names(&parts[2]), [constants[1]]);
+        // Nothing to judge: one empty part, which carries the note.
+        assert_eq!(super::parts(&mutants, &[]), vec![Vec::<usize>::new()]);
     }
 }

@@ -218,11 +218,15 @@ fn serve(loader: &Loader, readiness: &Mutex<Readiness>, requests: &Receiver<Requ
                 indices,
                 reply,
             } => {
-                let analysis = match &mut model {
-                    Some(model) => judge_viability(model, &mutants, &indices, Purpose::Run),
-                    None => Analysis::default(),
+                let mut send = |part| {
+                    let _ = reply.send(part);
                 };
-                let _ = reply.send(analysis);
+                match &mut model {
+                    Some(model) => {
+                        judge_viability(model, &mutants, &indices, Purpose::Run, &mut send);
+                    }
+                    None => send(Analysis::default()),
+                }
             }
             Request::ReturnTypes { mutants, reply } => {
                 let types = match &mut model {
