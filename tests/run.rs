@@ -1903,6 +1903,18 @@ fn shift_amounts_out_of_range_are_unviable_without_a_build() {
             "{name}:\n{log}"
         );
     }
+    // A mutant that makes a constant's loop endless: rust-analyzer's
+    // evaluation runs past its limit, and rustc's lint would reject it
+    // after seconds; it is unviable without a build.
+    let (outcome, log) = outcome_and_log(&run, "src/lib.rs:36:15: replace += with *= in is_digit");
+    assert_eq!(outcome["summary"], "Unviable", "{outcome}");
+    assert_eq!(outcome["phase_results"], serde_json::json!([]), "{outcome}");
+    assert!(
+        log.contains(
+            "evaluating the constant `DIGITS` does not end: it runs past rust-analyzer's limit"
+        ),
+        "{log}"
+    );
     // A run of integer constants whose mutant stays within its values is
     // switched; one whose mutant grows past them (it may overflow) is
     // built alone, as its own build would reject it. A local constant's
@@ -1933,6 +1945,12 @@ fn shift_amounts_out_of_range_are_unviable_without_a_build() {
         (
             "src/lib.rs:23:42: replace + with * in cycle_days",
             "compile-once: switch",
+        ),
+        // A constant whose value loops: a mutant may make the loop endless,
+        // which would hold up the switched build.
+        (
+            "src/lib.rs:35:18: replace |= with &= in is_digit",
+            "classic path (built alone): it is in a constant whose value loops",
         ),
     ] {
         let (_, log) = outcome_and_log(&run, name);

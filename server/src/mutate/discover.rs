@@ -514,7 +514,11 @@ impl Walker<'_> {
         let region = operator_run(node, false);
         let edition = ra_edition(self.source_file.edition);
         if let Some(why) = const_context(&region) {
-            return mutated_const(&region, op, edition)
+            let mutated = mutated_const(&region, op, edition);
+            if mutated.as_ref().is_some_and(MutatedConst::loops) {
+                return Switch::Alone(LOOPING_CONST);
+            }
+            return mutated
                 .and_then(|item| const_uses(&item).or_else(|| crate_const(&item)))
                 .unwrap_or(Switch::Alone(why));
         }
@@ -737,6 +741,25 @@ struct MutatedConst {
     /// The item's integer value with the mutant, where known.
     value: Option<i128>,
 }
+
+impl MutatedConst {
+    /// Whether the item's value holds a loop: a mutant may make it endless.
+    fn loops(&self) -> bool {
+        self.item.body().is_some_and(|body| {
+            body.syntax().descendants().any(|node| {
+                matches!(
+                    node.kind(),
+                    SyntaxKind::WHILE_EXPR | SyntaxKind::LOOP_EXPR | SyntaxKind::FOR_EXPR
+                )
+            })
+        })
+    }
+}
+
+/// Why a mutant in the value of a constant that loops is built alone.
+const LOOPING_CONST: &str = "it is in a constant whose value loops: a mutant that makes the \
+     loop endless keeps rustc evaluating it for seconds before it rejects it, \
+     and would hold up the switched build";
 
 /// The const item whose initialiser is the innermost compile-time
 /// context of `node` (the text at `op.0` replaced by `op.1` there), if

@@ -52,25 +52,97 @@ pub(super) fn original_evaluates(db: &RootDatabase, file: FileId, mutant: &Mutan
 }
 
 /// Why the mutated constant (the database holds the mutated text) cannot
-/// compile: its evaluation panics.
-pub(super) fn evaluation_panics(
+/// compile: its evaluation panics, or runs past rust-analyzer's limit of
+/// 10 million basic blocks: a loop the mutant made endless. rustc stops
+/// such an evaluation at 2 million terminators (one a block) with its
+/// deny-by-default `long_running_const_eval` lint, so that build fails
+/// too, unless the lint is allowed (`long_evaluations_allowed`: then
+/// rustc runs on, and only a build tells).
+pub(super) fn evaluation_fails(
     db: &RootDatabase,
     file: FileId,
     mutant: &Mutant,
+    long_evaluations_allowed: bool,
 ) -> Option<String> {
     let sema = Semantics::new(db);
     let constant = enclosing(&sema, file, mutant)?;
     let Err(error) = constant.eval(db) else {
         return None;
     };
-    let message = panic_of(&error)?;
     let name = constant
         .name(db)
         .map(|n| n.display(db, ra_ap_syntax::Edition::CURRENT).to_string())
         .unwrap_or_else(|| "_".to_owned());
-    Some(format!(
-        "evaluating the constant `{name}` panics: {message}"
-    ))
+    if let Some(message) = panic_of(&error) {
+        return Some(format!(
+            "evaluating the constant `{name}` panics: {message}"
+        ));
+    }
+    (runs_past_the_limit(&error) && !long_evaluations_allowed).then(|| {
+        format!(
+            "evaluating the constant `{name}` does not end: it runs past rust-analyzer's \
+             limit of 10 million steps, and rustc's deny-by-default \
+             `long_running_const_eval` lint stops it at 2 million"
+        )
+    })
+}
+
+/// Whether the evaluation failed by running past the evaluator's limit of
+/// steps, however deep in calls.
+fn runs_past_the_limit(error: &ConstEvalError<'_>) -> bool {
+    let ConstEvalError::MirEvalError(error) = error else {
+        return false;
+    };
+    let mut error = error;
+    loop {
+        match error {
+            MirEvalError::ExecutionLimitExceeded => return true,
+            MirEvalError::InFunction(inner, _) => error = &**inner,
+            MirEvalError::ConstEvalError(_, inner) => return runs_past_the_limit(inner),
+            _ => return false,
+        }
+    }
+}
+
+/// Whether some file of the workspace at `root` (its Rust sources and
+/// manifests, its cargo configuration) or the rustflags in the
+/// environment name the `long_running_const_eval` lint: where it may be
+/// allowed, a long evaluation is no sign of a failing build.
+pub(super) fn long_evaluations_allowed(root: &std::path::Path) -> bool {
+    const LINT: &str = "long_running_const_eval";
+    let in_flags = std::env::vars_os().any(|(key, value)| {
+        key.to_string_lossy().contains("RUSTFLAGS") && value.to_string_lossy().contains(LINT)
+    });
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if name != "target" && (name == ".cargo" || !name.starts_with('.')) {
+                    dirs.push(path);
+                }
+            } else if (name.ends_with(".rs") || name.ends_with(".toml") || name == "config")
+                && std::fs::read_to_string(&path).is_ok_and(|text| {
+                    // In Rust, outside line comments (documentation too).
+                    text.lines().any(|line| {
+                        line.contains(LINT)
+                            && !(name.ends_with(".rs") && line.trim_start().starts_with("//"))
+                    })
+                })
+            {
+                return true;
+            }
+        }
+    }
+    in_flags
 }
 
 /// The panic message, if the evaluation failed by panicking (overflow,
@@ -87,5 +159,50 @@ fn panic_of(error: &ConstEvalError<'_>) -> Option<String> {
             MirEvalError::ConstEvalError(_, inner) => return panic_of(inner),
             _ => return None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::long_evaluations_allowed;
+
+    #[test]
+    fn long_evaluations_are_allowed_where_an_attribute_or_a_manifest_names_the_lint() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/deep")).unwrap();
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"c\"\n").unwrap();
+        // Named in comments only: rustc's default holds.
+        std::fs::write(
+            root.join("src/lib.rs"),
+            "//! `long_running_const_eval` denies endless loops\n\
+             /// see long_running_const_eval\npub mod deep;\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("src/deep/mod.rs"), "pub const A: u8 = 1;\n").unwrap();
+        assert!(!long_evaluations_allowed(root));
+        // In a build's output: not the crate's.
+        std::fs::create_dir_all(root.join("target")).unwrap();
+        std::fs::write(
+            root.join("target/x.rs"),
+            "#![allow(long_running_const_eval)]\n",
+        )
+        .unwrap();
+        assert!(!long_evaluations_allowed(root));
+        // An attribute, however deep.
+        std::fs::write(
+            root.join("src/deep/mod.rs"),
+            "#[allow(\n    long_running_const_eval\n)]\npub const A: u8 = 1;\n",
+        )
+        .unwrap();
+        assert!(long_evaluations_allowed(root));
+        // A manifest's lint table.
+        std::fs::write(root.join("src/deep/mod.rs"), "pub const A: u8 = 1;\n").unwrap();
+        std::fs::write(
+            root.join("Cargo.toml"),
+            "[lints.rust]\nlong_running_const_eval = \"allow\"\n",
+        )
+        .unwrap();
+        assert!(long_evaluations_allowed(root));
     }
 }

@@ -74,6 +74,9 @@ struct Trust {
     build_scripts: Vec<String>,
     /// Proc macros are expanded.
     proc_macros: bool,
+    /// Some file or flag names rustc's `long_running_const_eval` lint: a
+    /// constant's evaluation that runs long may compile.
+    long_evaluations_allowed: bool,
 }
 
 /// Where a load takes the build scripts' outputs and proc macros from.
@@ -253,6 +256,7 @@ impl Model {
             ra_ap_load_cargo::load_workspace(workspace, &config.extra_env, &load)
                 .context("loading the crate graph")
                 .map_err(Unavailable::Failed)?;
+        let long_evaluations_allowed = consts::long_evaluations_allowed(&root);
         let mut model = Model {
             db,
             vfs,
@@ -262,6 +266,7 @@ impl Model {
                 // Expanded only if built (by the build scripts' check) and
                 // the toolchain's proc-macro server runs.
                 proc_macros: build_scripts_ran && server.is_some(),
+                long_evaluations_allowed,
             },
             load_time: Duration::ZERO,
             reused: false,
@@ -520,7 +525,8 @@ impl Model {
                 };
                 match checked {
                     Prediction::Unknown if in_constant => {
-                        consts::evaluation_panics(&self.db, file, mutant)
+                        let allowed = self.trust.long_evaluations_allowed;
+                        consts::evaluation_fails(&self.db, file, mutant, allowed)
                             .map_or(Prediction::Unknown, Prediction::Unviable)
                     }
                     Prediction::Unknown if in_shift => {
