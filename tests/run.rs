@@ -984,6 +984,40 @@ fn a_full_scratch_space_is_a_clear_error_with_exit_1_and_no_verdict() {
     assert_unchanged(&dir, &before);
 }
 
+/// A temporary directory too small for even the scratch copy: the error
+/// that stops the run says where the space ran out and what to do.
+#[test]
+fn a_disk_full_before_any_build_is_a_clear_error_with_a_hint() {
+    let dir = fixture("example");
+    let before = tree_snapshot(&dir);
+    let sandbox = Sandbox::new();
+    let output = {
+        let _turn = one_at_a_time();
+        let mut command = Command::new("unshare");
+        command
+            .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+            .arg(r#"mount -t tmpfs -o size=12k tmpfs "$TMPDIR" && exec "$@""#)
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_mutiny"))
+            .args(["run", "-d", dir.to_str().unwrap(), "-o"])
+            .arg(sandbox.dir.path().join("out"))
+            .env("TMPDIR", sandbox.tmp());
+        command.output().expect("unshare runs")
+    };
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "hint: mutiny copies and builds the workspace in the temporary directory ({}): \
+             free some space, or point TMPDIR at a larger disk",
+            sandbox.tmp().display()
+        )),
+        "{stderr}"
+    );
+    assert_unchanged(&dir, &before);
+}
+
 /// An output directory nobody can write in (`/proc`, even for root): a
 /// clear error naming it, exit 1, before anything is built.
 #[test]

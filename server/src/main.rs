@@ -211,9 +211,27 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code as u8),
         Err(err) => {
             eprintln!("error: {err:#}");
+            if out_of_space(&err) {
+                eprintln!(
+                    "hint: mutiny copies and builds the workspace in the temporary directory \
+                     ({}): free some space, or point TMPDIR at a larger disk",
+                    mutiny::lab::scratch::system_temp_dir().display()
+                );
+            }
             ExitCode::from(exit_code::USAGE as u8)
         }
     }
+}
+
+/// Whether `err` comes of a full disk (ENOSPC) and does not say already
+/// what to do about it (a failed cargo command's error does).
+fn out_of_space(err: &anyhow::Error) -> bool {
+    let full = err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::StorageFull)
+    });
+    full && !format!("{err:#}").contains("TMPDIR")
 }
 
 fn list_command(args: &ListArgs) -> Result<i32> {

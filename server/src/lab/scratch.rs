@@ -335,7 +335,7 @@ static SYSTEM_TEMP_DIR: OnceLock<PathBuf> = OnceLock::new();
 
 /// Where scratch directories go and where the sweep looks: the system's
 /// temporary directory.
-fn system_temp_dir() -> PathBuf {
+pub fn system_temp_dir() -> PathBuf {
     SYSTEM_TEMP_DIR
         .get()
         .cloned()
