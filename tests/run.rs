@@ -2292,6 +2292,27 @@ fn paths_that_do_not_resolve_are_unviable_without_a_build_unless_a_glob_could_br
         "{}",
         run.stdout()
     );
+    // `Number` is a `u64` only with the build script's cfg: the model
+    // without it sees `u32 + u64`, which rustc never compiles, so it does
+    // not judge the swaps; they are built, and caught.
+    for name in [
+        "src/lib.rs:39:7: replace + with - in widen",
+        "src/lib.rs:39:7: replace + with * in widen",
+    ] {
+        let (outcome, log) = outcome_and_log(&run, name);
+        assert_eq!(outcome["summary"], "CaughtMutant", "{outcome}");
+        assert!(!log.contains("rust-analyzer shows"), "{log}");
+    }
+    // Only a dependency has a build script: the analysis takes the own
+    // stubs' model, which does not trust that dependency, as it is.
+    assert!(
+        run.stdout().contains(
+            "(once, for the own stubs and this analysis; without the build scripts of \
+             generated: it judges nothing that relies on their crates)"
+        ),
+        "{}",
+        run.stdout()
+    );
 }
 
 #[test]

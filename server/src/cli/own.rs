@@ -18,10 +18,12 @@ use mutiny::workspace::Workspace;
 const DEFAULT_LACKING: &str =
     "its Default::default() stands for a type rust-analyzer finds without Default: it would break the switched build";
 
-/// A model that the own stubs loaded and that is whole (the crate graph
-/// has no build script or proc macro to leave out): the analysis takes it
-/// as it is instead of loading the workspace again. It lives in memory:
-/// the scratch copy it loaded is gone.
+/// A model that the own stubs loaded and that serves the analysis (the
+/// crate graph has no proc macro, and only dependencies have build
+/// scripts, whose crates it does not trust; see
+/// `Model::serves_analysis`): the analysis takes it as it is instead of
+/// loading the workspace again. It lives in memory: the scratch copy it
+/// loaded is gone.
 pub struct Preloaded(Model);
 
 impl Preloaded {
@@ -32,7 +34,7 @@ impl Preloaded {
 }
 
 /// What [`add_own_stubs`] gives: the mutants, a line for the user, and the
-/// model when it is whole.
+/// model when it serves the analysis.
 pub struct OwnStubs {
     pub mutants: Vec<Mutant>,
     pub note: Option<String>,
@@ -101,7 +103,7 @@ pub fn add_own_stubs(
             let mutants = mutate::with_own_stubs(mutants, own);
             // rust-analyzer read every file when it loaded: the copy can go.
             let _ = tree.delete();
-            let preloaded = model.is_whole().then_some(Preloaded(model));
+            let preloaded = model.serves_analysis().then_some(Preloaded(model));
             OwnStubs {
                 mutants,
                 note: Some(note),

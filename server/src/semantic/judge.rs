@@ -78,12 +78,18 @@ pub fn judge_cfgs(model: &Model, places: &[CfgPlace], purpose: Purpose) -> Analy
         .enumerate()
         .filter_map(|(index, why)| Some((index, why?)))
         .collect();
+    let not_run = model.build_scripts_not_run();
     let mut note = format!(
         "rust-analyzer: loaded in {:.1}s{}",
         model.load_time.as_secs_f64(),
-        match model.reused {
-            true => " (once, for the own stubs and this analysis)",
-            false => "",
+        match (model.reused, not_run.is_empty()) {
+            (false, _) => String::new(),
+            (true, true) => " (once, for the own stubs and this analysis)".to_owned(),
+            (true, false) => format!(
+                " (once, for the own stubs and this analysis; without the build scripts \
+                 of {}: it judges nothing that relies on their crates)",
+                not_run.join(", ")
+            ),
         }
     );
     if !not_compiled.is_empty() {

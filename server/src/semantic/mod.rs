@@ -60,6 +60,10 @@ pub struct Model {
     /// No crate of the graph has a build script or is a proc macro: a
     /// load without them (signatures only) is a whole load.
     whole: bool,
+    /// What a load without build scripts and proc macros leaves out is
+    /// only dependencies' build scripts (no proc macro, no build script
+    /// of a workspace member), whose crates [`Trust`] does not trust.
+    serves_analysis: bool,
 }
 
 /// Whose impls and names a "no" may rely on. Impls of a type live in the
@@ -215,7 +219,8 @@ impl Model {
         if let Some(err) = workspace.sysroot.error() {
             return Err(Unavailable::NoStdSources(err.to_owned()));
         }
-        let (mut build_scripts, proc_macro_crates) = build_scripts_and_proc_macros(&workspace);
+        let (mut build_scripts, members_build_scripts, proc_macro_crates) =
+            build_scripts_and_proc_macros(&workspace);
         let mut build_scripts_ran = false;
         let needed = !build_scripts.is_empty() || proc_macro_crates;
         let run = match scripts {
@@ -271,6 +276,7 @@ impl Model {
             load_time: Duration::ZERO,
             reused: false,
             whole: !needed,
+            serves_analysis: !members_build_scripts && !proc_macro_crates,
         };
         if !model.knows_core() {
             return Err(Unavailable::NoStdSources(
@@ -281,10 +287,19 @@ impl Model {
         Ok(model)
     }
 
-    /// Whether this model is what any load of its tree would give: no
-    /// build script or proc macro was left out, because there is none.
-    pub fn is_whole(&self) -> bool {
-        self.whole
+    /// Whether the analysis of a run may take this model as it is, not
+    /// loading again: it is whole, or all it left out is the build scripts
+    /// of dependencies (no proc macro, no build script of a workspace
+    /// member). Those crates are not trusted (see [`Trust`]), so a "no"
+    /// that relies on them is not said; the workspace's own code, and its
+    /// cfgs, are all in sight.
+    pub fn serves_analysis(&self) -> bool {
+        self.whole || self.serves_analysis
+    }
+
+    /// The crates whose build script did not run for this model.
+    pub fn build_scripts_not_run(&self) -> &[String] {
+        &self.trust.build_scripts
     }
 
     /// Whether `core::default::Default` resolves from some workspace crate.
@@ -614,11 +629,12 @@ fn sysroot(root: &Path) -> anyhow::Result<PathBuf> {
     Ok(PathBuf::from(path.trim()))
 }
 
-/// The crate graph's crates with a build script (by crate name), and
-/// whether it has proc-macro crates.
-fn build_scripts_and_proc_macros(workspace: &ProjectWorkspace) -> (Vec<String>, bool) {
+/// The crate graph's crates with a build script (by crate name), whether
+/// a workspace member has one, and whether the graph has proc-macro
+/// crates.
+fn build_scripts_and_proc_macros(workspace: &ProjectWorkspace) -> (Vec<String>, bool, bool) {
     let ProjectWorkspaceKind::Cargo { cargo, .. } = &workspace.kind else {
-        return (Vec::new(), false);
+        return (Vec::new(), false, false);
     };
     let has = |package: ra_ap_project_model::Package, wanted: &dyn Fn(&TargetKind) -> bool| {
         cargo[package]
@@ -626,9 +642,13 @@ fn build_scripts_and_proc_macros(workspace: &ProjectWorkspace) -> (Vec<String>, 
             .iter()
             .any(|&t| wanted(&cargo[t].kind))
     };
-    let build_scripts = cargo
+    let with_build_script: Vec<_> = cargo
         .packages()
         .filter(|&p| has(p, &|kind| *kind == TargetKind::BuildScript))
+        .collect();
+    let members = with_build_script.iter().any(|&p| cargo[p].is_member);
+    let build_scripts = with_build_script
+        .into_iter()
         .map(|p| cargo[p].name.replace('-', "_"))
         .collect();
     let proc_macros = cargo.packages().any(|p| {
@@ -641,5 +661,5 @@ fn build_scripts_and_proc_macros(workspace: &ProjectWorkspace) -> (Vec<String>, 
             )
         })
     });
-    (build_scripts, proc_macros)
+    (build_scripts, members, proc_macros)
 }

@@ -66,6 +66,13 @@ fn judge(db: &RootDatabase, file: FileId, mutant: &Mutant, trust: &Trust) -> Opt
     let wanted = Trait::lang(db, krate, trait_of(&mutant.replacement)?)?;
     let lhs = sema.type_of_expr(&expr.lhs()?)?.original;
     let rhs = sema.type_of_expr(&expr.rhs()?)?.original;
+    // rust-analyzer's view must hold the original: if it finds the
+    // original operator's trait missing too, its types are not rustc's
+    // (a type alias or an impl it does not see) and its "no" is no proof.
+    let original = Trait::lang(db, krate, trait_of(expr.op_token()?.text())?)?;
+    if !lhs.impls_trait(db, original, std::slice::from_ref(&rhs)) {
+        return None;
+    }
     if !surely_lacks(db, &lhs, wanted, &rhs, trust) {
         return None;
     }
