@@ -947,6 +947,26 @@ fn a_second_run_into_the_same_output_waits_for_the_first_and_neither_is_corrupte
     }
 }
 
+/// mutiny with `args` and `-o` the sandbox's output directory, its TMPDIR
+/// a tmpfs of `size`, mounted in a user and mount namespace of its own
+/// (no privilege needed, no mount left behind).
+fn run_in_small_tmp(sandbox: &Sandbox, size: &str, args: &[&str]) -> std::process::Output {
+    let _turn = one_at_a_time();
+    Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
+        .arg(format!(
+            r#"mount -t tmpfs -o size={size} tmpfs "$TMPDIR" && exec "$@""#
+        ))
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_mutiny"))
+        .args(args)
+        .arg("-o")
+        .arg(sandbox.dir.path().join("out"))
+        .env("TMPDIR", sandbox.tmp())
+        .output()
+        .expect("unshare runs")
+}
+
 /// Scratch space full: TMPDIR is a 2 MiB tmpfs (mounted in a user and
 /// mount namespace of the run's own, so the test needs no privilege and
 /// leaves no mount behind). The build fails for want of space, which says
@@ -957,19 +977,11 @@ fn a_full_scratch_space_is_a_clear_error_with_exit_1_and_no_verdict() {
     let dir = fixture("example");
     let before = tree_snapshot(&dir);
     let sandbox = Sandbox::new();
-    let output = {
-        let _turn = one_at_a_time();
-        let mut command = Command::new("unshare");
-        command
-            .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
-            .arg(r#"mount -t tmpfs -o size=2m tmpfs "$TMPDIR" && exec "$@""#)
-            .arg("sh")
-            .arg(env!("CARGO_BIN_EXE_mutiny"))
-            .args(["run", "-d", dir.to_str().unwrap(), "-j", "2", "-o"])
-            .arg(sandbox.dir.path().join("out"))
-            .env("TMPDIR", sandbox.tmp());
-        command.output().expect("unshare runs")
-    };
+    let output = run_in_small_tmp(
+        &sandbox,
+        "2m",
+        &["run", "-d", dir.to_str().unwrap(), "-j", "2"],
+    );
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("no space left on the device"), "{stderr}");
@@ -991,19 +1003,7 @@ fn a_disk_full_before_any_build_is_a_clear_error_with_a_hint() {
     let dir = fixture("example");
     let before = tree_snapshot(&dir);
     let sandbox = Sandbox::new();
-    let output = {
-        let _turn = one_at_a_time();
-        let mut command = Command::new("unshare");
-        command
-            .args(["--user", "--map-root-user", "--mount", "sh", "-c"])
-            .arg(r#"mount -t tmpfs -o size=12k tmpfs "$TMPDIR" && exec "$@""#)
-            .arg("sh")
-            .arg(env!("CARGO_BIN_EXE_mutiny"))
-            .args(["run", "-d", dir.to_str().unwrap(), "-o"])
-            .arg(sandbox.dir.path().join("out"))
-            .env("TMPDIR", sandbox.tmp());
-        command.output().expect("unshare runs")
-    };
+    let output = run_in_small_tmp(&sandbox, "12k", &["run", "-d", dir.to_str().unwrap()]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("No space left on device"), "{stderr}");
