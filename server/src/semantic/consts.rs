@@ -90,18 +90,10 @@ pub(super) fn evaluation_fails(
 /// Whether the evaluation failed by running past the evaluator's limit of
 /// steps, however deep in calls.
 fn runs_past_the_limit(error: &ConstEvalError<'_>) -> bool {
-    let ConstEvalError::MirEvalError(error) = error else {
-        return false;
-    };
-    let mut error = error;
-    loop {
-        match error {
-            MirEvalError::ExecutionLimitExceeded => return true,
-            MirEvalError::InFunction(inner, _) => error = &**inner,
-            MirEvalError::ConstEvalError(_, inner) => return runs_past_the_limit(inner),
-            _ => return false,
-        }
-    }
+    matches!(
+        root_cause(error),
+        Some(MirEvalError::ExecutionLimitExceeded)
+    )
 }
 
 /// Whether some file of the workspace at `root` (its Rust sources and
@@ -148,16 +140,23 @@ pub(super) fn long_evaluations_allowed(root: &std::path::Path) -> bool {
 /// The panic message, if the evaluation failed by panicking (overflow,
 /// division by zero, an explicit panic), however deep in calls.
 fn panic_of(error: &ConstEvalError<'_>) -> Option<String> {
+    match root_cause(error)? {
+        MirEvalError::Panic(message) => Some(message.clone()),
+        _ => None,
+    }
+}
+
+/// The evaluator's error under the calls and constants it went through.
+fn root_cause<'a, 'db>(error: &'a ConstEvalError<'db>) -> Option<&'a MirEvalError<'db>> {
     let ConstEvalError::MirEvalError(error) = error else {
         return None;
     };
     let mut error = error;
     loop {
         match error {
-            MirEvalError::Panic(message) => return Some(message.clone()),
             MirEvalError::InFunction(inner, _) => error = &**inner,
-            MirEvalError::ConstEvalError(_, inner) => return panic_of(inner),
-            _ => return None,
+            MirEvalError::ConstEvalError(_, inner) => return root_cause(inner),
+            other => return Some(other),
         }
     }
 }

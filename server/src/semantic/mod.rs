@@ -57,11 +57,8 @@ pub struct Model {
     pub load_time: Duration,
     /// Loaded for the own stubs, then used again by the analysis.
     pub reused: bool,
-    /// No crate of the graph has a build script or is a proc macro: a
-    /// load without them (signatures only) is a whole load.
-    whole: bool,
-    /// What a load without build scripts and proc macros leaves out is
-    /// only dependencies' build scripts (no proc macro, no build script
+    /// What a load without build scripts and proc macros leaves out is at
+    /// most dependencies' build scripts (no proc macro, no build script
     /// of a workspace member), whose crates [`Trust`] does not trust.
     serves_analysis: bool,
 }
@@ -275,7 +272,6 @@ impl Model {
             },
             load_time: Duration::ZERO,
             reused: false,
-            whole: !needed,
             serves_analysis: !members_build_scripts && !proc_macro_crates,
         };
         if !model.knows_core() {
@@ -294,7 +290,7 @@ impl Model {
     /// that relies on them is not said; the workspace's own code, and its
     /// cfgs, are all in sight.
     pub fn serves_analysis(&self) -> bool {
-        self.whole || self.serves_analysis
+        self.serves_analysis
     }
 
     /// The crates whose build script did not run for this model.
